@@ -1,0 +1,114 @@
+// The typed view of the native addon (cuda/addon). This file is the contract between the
+// TypeScript layer and C++: every export of the addon is declared here, nothing else touches it.
+//
+// Byte formats crossing the boundary (all little-endian):
+//   points   n × (2·fieldBytes): x‖y. pointFormat 0 = canonical integers < p,
+//            1 = Montgomery form (snarkjs/ffjavascript "LEM"). The point at infinity is all zeros
+//            in both formats.
+//   scalars  n × 32 bytes. scalarFormat 0 = canonical integers, 1 = Montgomery form mod r.
+//   result   2·fieldBytes: x‖y canonical, all zeros for infinity.
+//
+// Native errors are plain Errors carrying `code` and, where an input element is at fault, `index`.
+// lib/errors.ts turns them into MsmError. Codes the addon raises:
+//   ERR_INVALID_ARGUMENT       malformed call (wrong types, byte length not a multiple, bad option)
+//   ERR_UNKNOWN_CURVE          curve id not built into the addon
+//   ERR_LENGTH_MISMATCH        scalars byte length ≠ size·32
+//   ERR_POINT_ENCODING         a coordinate ≥ p (index = point)
+//   ERR_POINT_NOT_ON_CURVE     (index = point)
+//   ERR_POINT_NOT_IN_SUBGROUP  (index = point)
+//   ERR_SCALAR_RANGE           scalar ≥ r (index = scalar)
+//   ERR_CUDA_UNAVAILABLE       backend 'cuda' asked for but not compiled / no device (message says why)
+//   ERR_CUDA_OOM               device allocation failed; the process and other contexts stay healthy
+//   ERR_CUDA                   any other CUDA error (message names the call and the CUDA error string)
+//   ERR_CONTEXT_CLOSED         msm on a closed context
+
+import nodeGypBuild = require('node-gyp-build');
+import path = require('path');
+
+export type NativeBackend = 'cpu' | 'cuda';
+
+export interface NativeDeviceInfo {
+  index: number;
+  name: string;
+  computeCapability: string; // "9.0"
+  totalMemory: number; // bytes
+  multiProcessors: number;
+}
+
+export interface NativeInfo {
+  version: string; // addon build version (package version)
+  curves: string[]; // curve ids the addon was built with
+  cpu: { threads: number };
+  cuda: {
+    compiled: boolean; // the addon was built with the CUDA backend
+    available: boolean; // compiled and at least one usable device
+    reason: string | null; // why not available (null when available)
+    runtimeVersion: number; // e.g. 13000; 0 when not compiled
+    driverVersion: number; // 0 when no driver
+    devices: NativeDeviceInfo[];
+  };
+}
+
+export interface NativeContextOptions {
+  backend: NativeBackend;
+  device: number; // CUDA device index (ignored on cpu)
+  windowBits: number; // c; 0 = chosen by the backend's cost model
+  tau: number; // precompute depth τ (cuda); -1 = backend default
+  constantTime: boolean; // §5 accumulation (cuda)
+  threads: number; // cpu worker threads; 0 = all cores
+}
+
+export interface NativeMemory {
+  host: number; // bytes held on the host for this context
+  device: number; // bytes held on the device (bases, 2^h·P table, scratch)
+}
+
+export interface NativeContext {
+  readonly size: number; // number of bases
+  readonly memory: NativeMemory;
+  readonly windowBits: number; // c actually used for this size
+  readonly tau: number; // τ actually used (cuda), 0 on cpu
+  // One MSM over the resident bases; scalars.length must be size·32 (checked natively too).
+  // checkRange: reject any scalar ≥ r with ERR_SCALAR_RANGE and its index.
+  msm(scalars: Uint8Array, scalarFormat: 0 | 1, checkRange: boolean): Promise<Uint8Array>;
+  close(): void; // frees host and device memory; later msm calls reject with ERR_CONTEXT_CLOSED
+}
+
+export interface NativeBinding {
+  info(): NativeInfo;
+  // Parses and converts the points (and checks them when validate > 0: 1 = on curve,
+  // 2 = on curve and in the prime-order subgroup), then uploads them and builds the
+  // precomputed table for cuda. All of it off the event loop.
+  createContext(
+    curve: string,
+    points: Uint8Array,
+    pointFormat: 0 | 1,
+    validate: 0 | 1 | 2,
+    options: NativeContextOptions,
+  ): Promise<NativeContext>;
+}
+
+let cached: NativeBinding | undefined;
+let loadError: Error | undefined;
+
+// Package root: dist/lib/native.js → ../.., lib/native.ts (under ts-jest/swc) → ..
+function packageRoot(): string {
+  let dir = __dirname;
+  for (let i = 0; i < 4; i++) {
+    if (require('fs').existsSync(path.join(dir, 'package.json'))) return dir;
+    dir = path.dirname(dir);
+  }
+  return path.resolve(__dirname, '..');
+}
+
+export function loadNative(): NativeBinding {
+  if (cached) return cached;
+  if (loadError) throw loadError;
+  try {
+    cached = nodeGypBuild(packageRoot()) as NativeBinding;
+    return cached;
+  } catch (e) {
+    loadError = e as Error;
+    throw loadError;
+  }
+}
