@@ -71,6 +71,9 @@ export interface NativeContext {
   // One MSM over the resident bases; scalars.length must be size·32 (checked natively too).
   // checkRange: reject any scalar ≥ r with ERR_SCALAR_RANGE and its index.
   msm(scalars: Uint8Array, scalarFormat: 0 | 1, checkRange: boolean): Promise<Uint8Array>;
+  // Several MSMs over the resident bases in one native call (uploads overlap compute on cuda);
+  // resolves to one result per entry, in order.
+  msmBatch(scalars: Uint8Array[], scalarFormat: 0 | 1, checkRange: boolean): Promise<Uint8Array[]>;
   close(): void; // frees host and device memory; later msm calls reject with ERR_CONTEXT_CLOSED
 }
 

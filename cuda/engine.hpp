@@ -1,0 +1,93 @@
+// The one interface every MSM backend implements (CPU in cuda/cpu, CUDA in cuda/msm), and the only
+// thing the N-API glue (cuda/addon) sees of them: no field or curve templates cross this line.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace msm {
+
+enum class CurveId { BN254 = 0, BLS12_381 = 1, BLS12_377 = 2 };
+
+// Byte sizes of one curve's encodings (see lib/native.ts for the formats).
+struct CurveShape {
+  const char* name;      // "bn254", "bls12-381", "bls12-377"
+  size_t field_bytes;    // bytes of one base-field element (32 or 48)
+  size_t scalar_bytes;   // always 32 for the curves here
+  unsigned scalar_bits;  // bit length of r
+};
+
+// Error with a stable code (lib/native.ts lists them) and, where an input element is at fault,
+// its index (-1 otherwise). The addon turns it into a JS Error with .code and .index.
+struct EngineError : std::runtime_error {
+  std::string code;
+  int64_t index;
+  EngineError(std::string c, const std::string& msg, int64_t idx = -1)
+      : std::runtime_error(msg), code(std::move(c)), index(idx) {}
+};
+
+struct EngineOptions {
+  int device = 0;           // CUDA device index
+  int window_bits = 0;      // c; 0 = the backend's cost model picks
+  int tau = -1;             // precompute depth τ (CUDA); -1 = default
+  bool constant_time = false;
+  int threads = 0;          // CPU threads; 0 = all cores
+};
+
+// Points handed to a backend: n affine points, x‖y, each coordinate fieldBytes/8 little-endian
+// 64-bit limbs in Montgomery form (the layout of ec/affine.hpp), infinity = all-zero limbs.
+// Already parsed, converted and validated by the glue.
+struct AffineBuffer {
+  std::vector<uint64_t> limbs;  // n · 2 · (field_bytes / 8)
+  size_t n = 0;
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  // scalars: n canonical little-endian 32-byte integers, already checked < r by the glue.
+  // out: 2·field_bytes, canonical little-endian x‖y, all zeros for infinity.
+  virtual void msm(const uint8_t* scalars, size_t n, uint8_t* out) = 0;
+  // Several MSMs over the same bases (CUDA overlaps the next upload with the current compute).
+  virtual void msm_batch(const std::vector<const uint8_t*>& scalars, size_t n, uint8_t* outs) {
+    const size_t out_bytes = 2 * curve_shape(curve()).field_bytes;
+    for (size_t i = 0; i < scalars.size(); ++i) msm(scalars[i], n, outs + i * out_bytes);
+  }
+  virtual CurveId curve() const = 0;
+  virtual size_t size() const = 0;
+  virtual size_t host_memory() const = 0;
+  virtual size_t device_memory() const = 0;
+  virtual int window_bits() const = 0;
+  virtual int tau() const = 0;
+};
+
+const CurveShape& curve_shape(CurveId id);
+
+std::unique_ptr<Engine> make_cpu_engine(CurveId curve, AffineBuffer&& points, const EngineOptions& opt);
+
+// CUDA side (cuda/msm when built with CUDA, cuda/msm/no_cuda.cpp otherwise).
+struct CudaDevice {
+  int index;
+  std::string name;
+  int cc_major, cc_minor;
+  size_t total_memory;
+  int multiprocessors;
+};
+struct CudaStatus {
+  bool compiled = false;
+  bool available = false;
+  std::string reason;  // empty when available
+  int runtime_version = 0;
+  int driver_version = 0;
+  std::vector<CudaDevice> devices;
+};
+CudaStatus cuda_status();
+// Throws EngineError ERR_CUDA_UNAVAILABLE (with the reason), ERR_CUDA_OOM or ERR_CUDA.
+// Calls on one device are serialised inside the CUDA backend.
+std::unique_ptr<Engine> make_cuda_engine(CurveId curve, AffineBuffer&& points, const EngineOptions& opt);
+
+}  // namespace msm
