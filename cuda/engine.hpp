@@ -21,6 +21,8 @@ struct CurveShape {
   unsigned scalar_bits;  // bit length of r
 };
 
+const CurveShape& curve_shape(CurveId id);
+
 // Error with a stable code (lib/native.ts lists them) and, where an input element is at fault,
 // its index (-1 otherwise). The addon turns it into a JS Error with .code and .index.
 struct EngineError : std::runtime_error {
@@ -64,8 +66,6 @@ class Engine {
   virtual int window_bits() const = 0;
   virtual int tau() const = 0;
 };
-
-const CurveShape& curve_shape(CurveId id);
 
 std::unique_ptr<Engine> make_cpu_engine(CurveId curve, AffineBuffer&& points, const EngineOptions& opt);
 
