@@ -1,0 +1,217 @@
+// Prime-field arithmetic in Montgomery form, templated over a field-parameters struct:
+//
+//   struct Params {
+//     static constexpr int N;            // number of 64-bit limbs
+//     static constexpr unsigned BITS;    // bit length of the modulus
+//     using modulus = limbs<...>;        // p, little-endian 64-bit limbs
+//     using one = limbs<...>;            // R mod p, R = 2^(64N) (1 in Montgomery form)
+//     using r2 = limbs<...>;             // R² mod p (to_mont multiplies by it)
+//     static constexpr uint64_t inv;     // −p⁻¹ mod 2^64
+//     static constexpr uint32_t inv32;   // −p⁻¹ mod 2^32 (the device's 32-bit limbs)
+//   };
+//
+// Storage is the bare limb array (little-endian), so the device may view the same memory as 2N
+// 32-bit limbs. Every operation takes and returns values fully reduced to [0, p).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "common.hpp"
+
+#if defined(__CUDACC__) && defined(__has_include)
+#if __has_include("ptx.cuh")
+#include "ptx.cuh"  // may define MSM_FF_HAVE_PTX and msm::ff::device_mont_mul / device_mont_sqr
+#endif
+#endif
+
+namespace msm::ff {
+
+template <class P>
+struct alignas(16) Fp {
+  static constexpr int N = P::N;
+  using params = P;
+  uint64_t limb[N];
+
+  // ---- constants -------------------------------------------------------------------------------
+  MSM_HD static constexpr Fp zero() { return Fp{}; }
+  MSM_HD static Fp one() { return from_table<typename P::one>(); }
+  MSM_HD static Fp modulus() { return from_table<typename P::modulus>(); }
+  template <class T>
+  MSM_HD static Fp from_table() {
+    Fp r;
+    MSM_UNROLL for (int i = 0; i < N; ++i) r.limb[i] = T::at(i);
+    return r;
+  }
+
+  // ---- comparisons -----------------------------------------------------------------------------
+  MSM_HD bool is_zero() const {
+    uint64_t acc = 0;
+    MSM_UNROLL for (int i = 0; i < N; ++i) acc |= limb[i];
+    return acc == 0;
+  }
+  MSM_HD friend bool operator==(const Fp& a, const Fp& b) {
+    uint64_t acc = 0;
+    MSM_UNROLL for (int i = 0; i < N; ++i) acc |= a.limb[i] ^ b.limb[i];
+    return acc == 0;
+  }
+  MSM_HD friend bool operator!=(const Fp& a, const Fp& b) { return !(a == b); }
+  // The raw limbs as an integer are < p (a canonical or Montgomery representative).
+  MSM_HD bool is_reduced() const {
+    uint64_t borrow = 0;
+    MSM_UNROLL for (int i = 0; i < N; ++i) sbb(limb[i], P::modulus::at(i), borrow);
+    return borrow != 0;
+  }
+  // cond ? a : b without a data-dependent branch.
+  MSM_HD static Fp select(bool cond, const Fp& a, const Fp& b) {
+    const uint64_t m = uint64_t(0) - uint64_t(cond);
+    Fp r;
+    MSM_UNROLL for (int i = 0; i < N; ++i) r.limb[i] = (a.limb[i] & m) | (b.limb[i] & ~m);
+    return r;
+  }
+
+  // ---- additive group ------------------------------------------------------------------------
+  // r − p if r ≥ p (or if the top limb carried out), else r.
+  MSM_HD static Fp reduce_once(const Fp& r, uint64_t carry) {
+    Fp t;
+    uint64_t borrow = 0;
+    MSM_UNROLL for (int i = 0; i < N; ++i) t.limb[i] = sbb(r.limb[i], P::modulus::at(i), borrow);
+    // Keep t when the subtraction did not borrow, or when the sum had overflowed 64N bits.
+    return select(carry != 0 || borrow == 0, t, r);
+  }
+  MSM_HD friend Fp operator+(const Fp& a, const Fp& b) {
+    Fp r;
+    uint64_t carry = 0;
+    MSM_UNROLL for (int i = 0; i < N; ++i) r.limb[i] = adc(a.limb[i], b.limb[i], carry);
+    return reduce_once(r, carry);
+  }
+  MSM_HD friend Fp operator-(const Fp& a, const Fp& b) {
+    Fp r;
+    uint64_t borrow = 0;
+    MSM_UNROLL for (int i = 0; i < N; ++i) r.limb[i] = sbb(a.limb[i], b.limb[i], borrow);
+    const uint64_t m = uint64_t(0) - borrow;  // add p back when a < b
+    uint64_t carry = 0;
+    MSM_UNROLL for (int i = 0; i < N; ++i) r.limb[i] = adc(r.limb[i], P::modulus::at(i) & m, carry);
+    return r;
+  }
+  MSM_HD Fp operator-() const { return zero() - *this; }
+  MSM_HD Fp dbl() const { return *this + *this; }
+  MSM_HD Fp& operator+=(const Fp& b) { return *this = *this + b; }
+  MSM_HD Fp& operator-=(const Fp& b) { return *this = *this - b; }
+  MSM_HD Fp& operator*=(const Fp& b) { return *this = *this * b; }
+
+  // ---- multiplication --------------------------------------------------------------------------
+  MSM_HD friend Fp operator*(const Fp& a, const Fp& b) {
+#if defined(__CUDA_ARCH__) && defined(MSM_FF_HAVE_PTX)
+    Fp r;
+    device_mont_mul<P>(reinterpret_cast<uint32_t*>(r.limb), reinterpret_cast<const uint32_t*>(a.limb),
+                       reinterpret_cast<const uint32_t*>(b.limb));
+    return r;
+#else
+    return mont_mul(a, b);
+#endif
+  }
+  MSM_HD Fp sqr() const {
+#if defined(__CUDA_ARCH__) && defined(MSM_FF_HAVE_PTX)
+    Fp r;
+    device_mont_sqr<P>(reinterpret_cast<uint32_t*>(r.limb), reinterpret_cast<const uint32_t*>(limb));
+    return r;
+#else
+    return mont_mul(*this, *this);
+#endif
+  }
+
+  // Montgomery product a·b·R⁻¹ mod p by coarsely integrated operand scanning (CIOS; Koç, Acar,
+  // Kaliski, "Analyzing and comparing Montgomery multiplication algorithms", IEEE Micro 1996).
+  // When the top limb of p is < 2^63 − 1 (all curves here) the running sum never needs the extra
+  // (N+1)th and (N+2)th words, which saves two additions per outer step (the "no-carry"
+  // observation of the gnark-crypto authors, hackmd.io/@gnark/modular_multiplication).
+  MSM_HD static Fp mont_mul(const Fp& a, const Fp& b) {
+    constexpr bool no_carry = P::modulus::at(N - 1) < 0x7fffffffffffffffull;
+    uint64_t t[N + 2] = {};
+    if constexpr (no_carry) {
+      MSM_UNROLL for (int i = 0; i < N; ++i) {
+        uint64_t A = 0, C = 0;
+        t[0] = mac(a.limb[0], b.limb[i], t[0], A);
+        const uint64_t m = t[0] * P::inv;
+        mac(m, P::modulus::at(0), t[0], C);
+        MSM_UNROLL for (int j = 1; j < N; ++j) {
+          t[j] = mac(a.limb[j], b.limb[i], t[j], A);
+          t[j - 1] = mac(m, P::modulus::at(j), t[j], C);
+        }
+        t[N - 1] = C + A;
+      }
+      Fp r;
+      MSM_UNROLL for (int i = 0; i < N; ++i) r.limb[i] = t[i];
+      return reduce_once(r, 0);
+    } else {
+      MSM_UNROLL for (int i = 0; i < N; ++i) {
+        uint64_t C = 0;
+        MSM_UNROLL for (int j = 0; j < N; ++j) t[j] = mac(a.limb[j], b.limb[i], t[j], C);
+        uint64_t c2 = 0;
+        t[N] = adc(t[N], C, c2);
+        t[N + 1] = c2;
+        const uint64_t m = t[0] * P::inv;
+        C = 0;
+        mac(m, P::modulus::at(0), t[0], C);
+        MSM_UNROLL for (int j = 1; j < N; ++j) t[j - 1] = mac(m, P::modulus::at(j), t[j], C);
+        c2 = 0;
+        t[N - 1] = adc(t[N], C, c2);
+        t[N] = t[N + 1] + c2;
+      }
+      Fp r;
+      MSM_UNROLL for (int i = 0; i < N; ++i) r.limb[i] = t[i];
+      return reduce_once(r, t[N]);
+    }
+  }
+
+  // ---- Montgomery conversion -------------------------------------------------------------------
+  MSM_HD static Fp to_mont(const Fp& canonical) { return canonical * from_table<typename P::r2>(); }
+  MSM_HD static Fp from_mont(const Fp& m) {
+    Fp one_raw{};
+    one_raw.limb[0] = 1;
+    return m * one_raw;
+  }
+  MSM_HD static Fp from_u64(uint64_t v) {
+    Fp r{};
+    r.limb[0] = v;
+    return to_mont(r);
+  }
+
+  // ---- exponentiation and inversion ----------------------------------------------------------
+  // this^e for e given as little-endian 64-bit limbs (square-and-multiply, variable time in e).
+  MSM_HD Fp pow(const uint64_t* e, int e_limbs) const {
+    Fp r = one();
+    for (int i = e_limbs - 1; i >= 0; --i)
+      for (int bit = 63; bit >= 0; --bit) {
+        r = r.sqr();
+        if ((e[i] >> bit) & 1) r = r * *this;
+      }
+    return r;
+  }
+  // a⁻¹ = a^(p−2) (Fermat); 0 maps to 0.
+  MSM_HD Fp inverse() const {
+    uint64_t e[N];
+    uint64_t borrow = 0;
+    for (int i = 0; i < N; ++i) e[i] = sbb(P::modulus::at(i), i == 0 ? 2 : 0, borrow);
+    return pow(e, N);
+  }
+
+  // ---- bytes -----------------------------------------------------------------------------------
+  static constexpr size_t BYTES = 8 * N;
+  // Reads 8N little-endian bytes as raw limbs (no Montgomery conversion). False when ≥ p.
+  MSM_HD static bool load_le(const uint8_t* in, Fp& out) {
+    for (int i = 0; i < N; ++i) {
+      uint64_t w = 0;
+      for (int k = 7; k >= 0; --k) w = (w << 8) | in[8 * i + k];
+      out.limb[i] = w;
+    }
+    return out.is_reduced();
+  }
+  MSM_HD void store_le(uint8_t* out) const {
+    for (int i = 0; i < N; ++i)
+      for (int k = 0; k < 8; ++k) out[8 * i + k] = uint8_t(limb[i] >> (8 * k));
+  }
+};
+
+}  // namespace msm::ff
