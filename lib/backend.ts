@@ -1,0 +1,42 @@
+// The one place that loads the native addon and decides which backend runs an MSM.
+
+import { MsmError } from './errors';
+import { loadNative, type NativeBackend, type NativeBinding } from './native';
+import type { ResolvedOptions } from './validate';
+
+/**
+ * With backend 'auto', inputs of at least this many points go to CUDA (when available); smaller
+ * ones stay on the CPU, where launch and transfer overheads do not dominate. 2^14 is a
+ * placeholder: issue 3 measures the crossover and replaces it.
+ */
+export const AUTO_CUDA_MIN_POINTS = 1 << 14;
+
+/** The addon, or ERR_NATIVE_UNAVAILABLE saying why it did not load. */
+export function nativeBinding(): NativeBinding {
+  try {
+    return loadNative();
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new MsmError('ERR_NATIVE_UNAVAILABLE', `the msm-cuda native addon could not be loaded: ${why}`);
+  }
+}
+
+export function chooseBackend(native: NativeBinding, n: number, opts: Pick<ResolvedOptions, 'backend' | 'constantTime'>): NativeBackend {
+  const { cuda } = native.info();
+  const unavailable = () =>
+    new MsmError('ERR_CUDA_UNAVAILABLE', `CUDA backend unavailable: ${cuda.reason ?? 'unknown reason'}`);
+  switch (opts.backend) {
+    case 'cpu':
+      return 'cpu';
+    case 'cuda':
+      if (!cuda.available) throw unavailable();
+      return 'cuda';
+    default:
+      // constantTime exists only on cuda: 'auto' must not quietly drop it.
+      if (opts.constantTime) {
+        if (!cuda.available) throw unavailable();
+        return 'cuda';
+      }
+      return cuda.available && n >= AUTO_CUDA_MIN_POINTS ? 'cuda' : 'cpu';
+  }
+}

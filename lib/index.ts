@@ -1,0 +1,96 @@
+// msm-cuda: multi-scalar multiplication Q = Σ kᵢ·Pᵢ on BN254, BLS12-381 and BLS12-377 G1,
+// on CUDA GPUs or a multi-threaded CPU backend. Variable-time: for public inputs.
+
+import { AUTO_CUDA_MIN_POINTS, nativeBinding } from './backend';
+import { openNative } from './context';
+import { CURVE_NAMES, type CurveName } from './curves';
+import { decodePoint, type AffinePoint } from './encoding';
+import { CallSite, MsmError, rethrowAt } from './errors';
+import type { NativeDeviceInfo } from './native';
+import { checkCurve, checkOptions, checkPoints, checkScalars, NATIVE_FORMAT, type MsmOptions, type PointsInput, type ScalarsInput } from './validate';
+
+export { MsmContext } from './context';
+export { CURVES, CURVE_NAMES, type Curve, type CurveName } from './curves';
+export { ERROR_CODES, MsmError, type MsmErrorCode } from './errors';
+export type { AffinePoint, ByteFormat } from './encoding';
+export type { BackendChoice, CallOptions, MsmOptions, PointFormat, PointValidation, PointsInput, ScalarsInput } from './validate';
+export { AUTO_CUDA_MIN_POINTS } from './backend';
+
+/**
+ * Σ scalars[i]·points[i] on `curve`. Resolves to the affine result, {x: 0n, y: 0n} for infinity.
+ * For many MSMs over the same points, MsmContext keeps them (and their tables) resident.
+ */
+export async function msm(curve: CurveName, points: PointsInput, scalars: ScalarsInput, options?: MsmOptions): Promise<AffinePoint> {
+  const site = new CallSite(msm);
+  const c = checkCurve(curve);
+  const opts = checkOptions(options);
+  const pts = checkPoints(c, points, opts);
+  const sc = checkScalars(c, scalars, pts.n, opts);
+  if (pts.n === 0) return { x: 0n, y: 0n };
+  const { ctx } = await openNative(c, pts, opts, site);
+  try {
+    const out = await ctx.msm(sc.bytes, NATIVE_FORMAT[sc.format], sc.checkRange).catch(rethrowAt(site));
+    return decodePoint(c, out);
+  } finally {
+    ctx.close();
+  }
+}
+
+export interface CudaDeviceInfo {
+  index: number;
+  name: string;
+  computeCapability: string;
+  totalMemory: number;
+  multiProcessors: number;
+}
+
+export interface Info {
+  /** Package version of the native addon (null when it did not load). */
+  version: string | null;
+  /** Curves usable now (those of the addon). */
+  curves: CurveName[];
+  /** Backends usable now, in the order 'auto' prefers them for large inputs. */
+  backends: ('cuda' | 'cpu')[];
+  /** Inputs of at least this many points go to CUDA under backend 'auto'. */
+  autoCudaMinPoints: number;
+  native: { loaded: boolean; error: string | null };
+  cpu: { available: boolean; threads: number };
+  cuda: {
+    compiled: boolean;
+    available: boolean;
+    reason: string | null;
+    runtimeVersion: number;
+    driverVersion: number;
+    devices: CudaDeviceInfo[];
+  };
+}
+
+/** What this installation can do: backends, GPUs, and why CUDA is unavailable when it is. */
+export function info(): Info {
+  let native;
+  try {
+    native = nativeBinding();
+  } catch (e) {
+    const why = (e as MsmError).message;
+    return {
+      version: null,
+      curves: [],
+      backends: [],
+      autoCudaMinPoints: AUTO_CUDA_MIN_POINTS,
+      native: { loaded: false, error: why },
+      cpu: { available: false, threads: 0 },
+      cuda: { compiled: false, available: false, reason: why, runtimeVersion: 0, driverVersion: 0, devices: [] },
+    };
+  }
+  const n = native.info();
+  const devices = n.cuda.devices.map((d: NativeDeviceInfo) => ({ ...d }));
+  return {
+    version: n.version,
+    curves: CURVE_NAMES.filter((c) => n.curves.includes(c)),
+    backends: n.cuda.available ? ['cuda', 'cpu'] : ['cpu'],
+    autoCudaMinPoints: AUTO_CUDA_MIN_POINTS,
+    native: { loaded: true, error: null },
+    cpu: { available: true, threads: n.cpu.threads },
+    cuda: { ...n.cuda, reason: n.cuda.available ? null : n.cuda.reason ?? 'unknown reason', devices },
+  };
+}
