@@ -19,6 +19,28 @@
 
 #include "common.hpp"
 
+#if !defined(__CUDACC__) && defined(__x86_64__) && defined(__GNUC__)
+#include <utility>
+
+#include "x86_mont.hpp"
+#define MSM_X86_ASM 1
+namespace msm::ff {
+inline bool detect_adx() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("adx");
+}
+// MULX/ADCX/ADOX present (checked once at load; the assembly path is taken only then).
+inline const bool host_has_adx = detect_adx();
+// p[0..N−1] then −p⁻¹ mod 2^64, the table the assembly reads.
+template <class P, class Seq = std::make_index_sequence<P::N + 1>>
+struct x86_table;
+template <class P, size_t... I>
+struct x86_table<P, std::index_sequence<I...>> {
+  static constexpr uint64_t v[] = {(I < size_t(P::N) ? P::modulus::at(int(I)) : P::inv)...};
+};
+}  // namespace msm::ff
+#endif
+
 #if defined(__CUDACC__) && defined(__has_include)
 #if __has_include("ptx.cuh")
 #include "ptx.cuh"  // may define MSM_FF_HAVE_PTX and msm::ff::device_mont_mul / device_mont_sqr
@@ -127,6 +149,18 @@ struct alignas(16) Fp {
   // (N+1)th and (N+2)th words, which saves two additions per outer step (the "no-carry"
   // observation of the gnark-crypto authors, hackmd.io/@gnark/modular_multiplication).
   MSM_HD static Fp mont_mul(const Fp& a, const Fp& b) {
+#if defined(MSM_X86_ASM)
+    if constexpr ((N == 4 || N == 6) && P::modulus::at(N - 1) < (1ull << 62)) {
+      if (host_has_adx) {
+        Fp r;
+        if constexpr (N == 4)
+          x86::mont_mul_adx_4(r.limb, a.limb, b.limb, x86_table<P>::v);
+        else
+          x86::mont_mul_adx_6(r.limb, a.limb, b.limb, x86_table<P>::v);
+        return reduce_once(r, 0);
+      }
+    }
+#endif
     constexpr bool no_carry = P::modulus::at(N - 1) < 0x7fffffffffffffffull;
     uint64_t t[N + 2] = {};
     if constexpr (no_carry) {
