@@ -16,7 +16,7 @@ export function nativeBinding(): NativeBinding {
   try {
     return loadNative();
   } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
+    const why = (e instanceof Error ? e.message : String(e)).split('\n')[0]; // node-gyp-build appends the search path
     throw new MsmError('ERR_NATIVE_UNAVAILABLE', `the msm-cuda native addon could not be loaded: ${why}`);
   }
 }

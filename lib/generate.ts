@@ -71,15 +71,46 @@ export function scalarMul(curve: Curve, k: bigint, P: AffinePoint): AffinePoint 
   return R;
 }
 
-/** [S, S+T, S+2T, …] (n points): the prefix doubles per round, each round one batched addition. */
-export function arithmeticProgression(curve: Curve, S: AffinePoint, T: AffinePoint, n: number): AffinePoint[] {
-  const out: AffinePoint[] = n > 0 ? [S] : [];
-  let D = T; // D = len·T
+const CHUNK = 1 << 14; // pairs per batched inversion: a chance to yield every few tens of ms
+
+/**
+ * [S, S+T, S+2T, …] (n points): the prefix doubles per round, each round batched additions.
+ * A generator yielding the number of points done after each chunk, so that callers may yield to
+ * the event loop (arithmeticProgressionAsync) or not (arithmeticProgression).
+ */
+function* progressionSteps(curve: Curve, S: AffinePoint, T: AffinePoint, n: number, out: AffinePoint[]): Generator<number> {
+  if (n > 0) out.push(S);
+  let D = T; // D = out.length·T at the start of each round
   while (out.length < n) {
-    const take = Math.min(out.length, n - out.length);
-    const head = out.slice(0, take);
-    out.push(...batchAdd(curve, head, new Array(take).fill(D)));
+    const len = out.length;
+    const take = Math.min(len, n - len);
+    for (let j = 0; j < take; j += CHUNK) {
+      const m = Math.min(CHUNK, take - j);
+      out.push(...batchAdd(curve, out.slice(j, j + m), new Array(m).fill(D)));
+      yield out.length;
+    }
     D = batchAdd(curve, [D], [D])[0];
+  }
+}
+
+export function arithmeticProgression(curve: Curve, S: AffinePoint, T: AffinePoint, n: number): AffinePoint[] {
+  const out: AffinePoint[] = [];
+  for (const _ of progressionSteps(curve, S, T, n, out));
+  return out;
+}
+
+/** As arithmeticProgression, yielding to the event loop between chunks; reports progress. */
+export async function arithmeticProgressionAsync(
+  curve: Curve,
+  S: AffinePoint,
+  T: AffinePoint,
+  n: number,
+  onProgress?: (done: number, total: number) => void,
+): Promise<AffinePoint[]> {
+  const out: AffinePoint[] = [];
+  for (const done of progressionSteps(curve, S, T, n, out)) {
+    onProgress?.(done, n);
+    await new Promise((resolve) => setImmediate(resolve));
   }
   return out;
 }
@@ -97,6 +128,14 @@ export function generatePoints(curve: Curve, n: number, rng: Rng, seeds?: { s: b
   const t = seeds?.t ?? 1n + rng.below(curve.r - 1n);
   const G = curve.generator;
   return { points: arithmeticProgression(curve, scalarMul(curve, s, G), scalarMul(curve, t, G), n), s, t };
+}
+
+/** generatePoints, yielding to the event loop as it goes (for progress displays). */
+export async function generatePointsAsync(curve: Curve, n: number, rng: Rng, onProgress?: (done: number, total: number) => void): Promise<GeneratedPoints> {
+  const s = 1n + rng.below(curve.r - 1n);
+  const t = 1n + rng.below(curve.r - 1n);
+  const G = curve.generator;
+  return { points: await arithmeticProgressionAsync(curve, scalarMul(curve, s, G), scalarMul(curve, t, G), n, onProgress), s, t };
 }
 
 /** The expected Σ k_i·P_i for points from generatePoints: (Σ k_i·(s + i·t))·G. */

@@ -1,7 +1,7 @@
 // lib/generate.ts (the CLI's and benchmarks' data) and lib/random.ts against the bigint model.
 
 import { CURVES, CURVE_NAMES } from '../lib';
-import { arithmeticProgression, batchAdd, DISTRIBUTIONS, expectedMsm, generatePoints, generateScalars, scalarMul } from '../lib/generate';
+import { arithmeticProgression, batchAdd, DISTRIBUTIONS, expectedMsm, generatePoints, generatePointsAsync, generateScalars, scalarMul } from '../lib/generate';
 import { Rng } from '../lib/random';
 import { affAdd, affMul, affNeg, jacMul, onCurve, toAff, toJac } from './model/ec';
 import { fieldOf, fromModel, gen, progression, seededRng, toModel } from './support/data';
@@ -69,4 +69,15 @@ test('Rng is deterministic per seed and covers its range', () => {
   expect(ys.every((y) => y >= 0n && y < m)).toBe(true);
   expect(ys.some((y) => y > m / 2n) && ys.some((y) => y < m / 2n)).toBe(true);
   expect(a.bits(64) < 1n << 64n).toBe(true);
+});
+
+test('generatePointsAsync equals generatePoints for the same seed, and reports progress', async () => {
+  const c = CURVES.bn254;
+  const seen: number[] = [];
+  const a = await generatePointsAsync(c, 40000, new Rng(7), (done) => seen.push(done));
+  const b = generatePoints(c, 40000, new Rng(7));
+  expect(a.s).toBe(b.s);
+  expect(a.points).toEqual(b.points);
+  expect(seen[seen.length - 1]).toBe(40000);
+  expect(seen.length).toBeGreaterThan(3);
 });

@@ -164,3 +164,31 @@ export function toAffAll(F: Field, Ps: Jac[]): Aff[] {
   }
   return out;
 }
+
+/** A square root mod p (Tonelli–Shanks), or null when a is not a square. */
+export function sqrtMod(a: bigint, p: bigint): bigint | null {
+  a = md(a, p);
+  if (a === 0n) return 0n;
+  if (powMod(a, (p - 1n) / 2n, p) !== 1n) return null;
+  let q = p - 1n;
+  let s = 0n;
+  while ((q & 1n) === 0n) [q, s] = [q >> 1n, s + 1n];
+  let z = 2n;
+  while (powMod(z, (p - 1n) / 2n, p) !== p - 1n) z++;
+  let [m, c, t, r] = [s, powMod(z, q, p), powMod(a, q, p), powMod(a, (q + 1n) / 2n, p)];
+  while (t !== 1n) {
+    let i = 0n;
+    for (let u = t; u !== 1n; u = (u * u) % p) i++;
+    const b = powMod(c, 1n << (m - i - 1n), p);
+    [m, c, t, r] = [i, (b * b) % p, (t * b * b) % p, (r * b) % p];
+  }
+  return r;
+}
+
+/** The first point with x ≥ x0 on the curve (any subgroup). */
+export function pointAtOrAfter(F: Field, x0: bigint): Aff {
+  for (let x = x0; ; x++) {
+    const y = sqrtMod(x * x * x + F.b, F.p);
+    if (y !== null) return aff(x, y);
+  }
+}
