@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "../ec/xyzz.hpp"
+#include "parallel.hpp"
 
 namespace msm::cpu {
 
@@ -63,7 +64,7 @@ class Pippenger {
   using A = ec::Affine<F>;
   using X = ec::XYZZ<F>;
 
-  // points: n affine points; has_inf[i] marks O (skipped); scalars: n × scalar_bytes canonical.
+  // points: n affine points; skip[i] (optional) marks O, skipped; scalars: n × scalar_bytes canonical.
   static X run(const A* points, const uint8_t* skip, const uint8_t* scalars, size_t scalar_bytes, size_t n,
                unsigned scalar_bits, int c, int threads) {
     if (n == 0) return X::infinity();
@@ -72,8 +73,7 @@ class Pippenger {
     std::vector<uint32_t> digits(size_t(W) * n);
 
     // Recoding, split over the threads by point range.
-    parallel(threads, [&](int t) {
-      const size_t lo = n * t / threads, hi = n * (t + 1) / threads;
+    parallel_ranges(n, threads, 256, [&](size_t lo, size_t hi) {
       for (size_t i = lo; i < hi; ++i) {
         if (skip && skip[i]) {
           for (int w = 0; w < W; ++w) digits[size_t(w) * n + i] = 0;
@@ -108,16 +108,6 @@ class Pippenger {
   }
 
  private:
-  template <class Fn>
-  static void parallel(int threads, Fn&& fn) {
-    if (threads <= 1) return fn(0);
-    std::vector<std::thread> pool;
-    pool.reserve(size_t(threads - 1));
-    for (int t = 1; t < threads; ++t) pool.emplace_back(fn, t);
-    fn(0);
-    for (auto& th : pool) th.join();
-  }
-
   static X window_sum(const A* points, const uint32_t* digits, size_t lo, size_t hi, std::vector<X>& buckets) {
     for (auto& b : buckets) b = X::infinity();
     for (size_t i = lo; i < hi; ++i) {

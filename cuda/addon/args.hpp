@@ -1,0 +1,54 @@
+// Argument checks run on the JS thread before any work is queued. Each returns false and fills
+// a Failure (ERR_INVALID_ARGUMENT) when the value is not of the expected shape.
+#pragma once
+
+#include <napi.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "errors.hpp"
+
+namespace msm::addon {
+
+inline bool invalid(Failure& f, const std::string& msg) {
+  f = Failure{"ERR_INVALID_ARGUMENT", msg, -1};
+  return false;
+}
+
+// A Uint8Array (Buffer included), copied: JS may mutate it while the work runs.
+inline bool copy_bytes(const Napi::Value& v, const char* what, std::vector<uint8_t>& out, Failure& f) {
+  if (!v.IsTypedArray() || v.As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array)
+    return invalid(f, std::string(what) + " must be a Uint8Array");
+  auto a = v.As<Napi::Uint8Array>();
+  out.assign(a.Data(), a.Data() + a.ByteLength());
+  return true;
+}
+
+// An integer in [lo, hi]; `undefined` gives dflt.
+inline bool get_int(const Napi::Value& v, const char* what, int lo, int hi, int dflt, int& out, Failure& f) {
+  if (v.IsUndefined()) {
+    out = dflt;
+    return true;
+  }
+  if (!v.IsNumber()) return invalid(f, std::string(what) + " must be an integer");
+  const double d = v.As<Napi::Number>().DoubleValue();
+  if (!(d >= lo && d <= hi) || std::floor(d) != d)
+    return invalid(f, std::string(what) + " must be an integer in [" + std::to_string(lo) + ", " +
+                          std::to_string(hi) + "]");
+  out = int(d);
+  return true;
+}
+
+inline bool get_bool(const Napi::Value& v, const char* what, bool dflt, bool& out, Failure& f) {
+  if (v.IsUndefined()) {
+    out = dflt;
+    return true;
+  }
+  if (!v.IsBoolean()) return invalid(f, std::string(what) + " must be a boolean");
+  out = v.As<Napi::Boolean>().Value();
+  return true;
+}
+
+}  // namespace msm::addon

@@ -1,0 +1,300 @@
+#include "context.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../cpu/codec.hpp"
+#include "../cpu/parallel.hpp"
+#include "../engine.hpp"
+#include "args.hpp"
+#include "errors.hpp"
+
+namespace msm::addon {
+namespace {
+
+struct AddonData {
+  Napi::FunctionReference context_ctor;
+};
+
+bool parse_curve(const Napi::Value& v, CurveId& id, Failure& f) {
+  if (!v.IsString()) return invalid(f, "curve must be a string");
+  const std::string s = v.As<Napi::String>().Utf8Value();
+  for (CurveId c : {CurveId::BN254, CurveId::BLS12_381, CurveId::BLS12_377})
+    if (s == curve_shape(c).name) {
+      id = c;
+      return true;
+    }
+  f = Failure{"ERR_UNKNOWN_CURVE", "curve '" + s + "' is not built into this addon", -1};
+  return false;
+}
+
+// ---- NativeContext -----------------------------------------------------------------------------
+
+class NativeContext : public Napi::ObjectWrap<NativeContext> {
+ public:
+  static Napi::Function define(Napi::Env env) {
+    return DefineClass(env, "NativeContext",
+                       {
+                           InstanceAccessor<&NativeContext::size>("size"),
+                           InstanceAccessor<&NativeContext::memory>("memory"),
+                           InstanceAccessor<&NativeContext::window_bits>("windowBits"),
+                           InstanceAccessor<&NativeContext::tau>("tau"),
+                           InstanceMethod<&NativeContext::msm>("msm"),
+                           InstanceMethod<&NativeContext::msm_batch>("msmBatch"),
+                           InstanceMethod<&NativeContext::close>("close"),
+                       });
+  }
+
+  // Only created from C++: info[0] is an External owning a heap shared_ptr<Engine>.
+  explicit NativeContext(const Napi::CallbackInfo& info) : Napi::ObjectWrap<NativeContext>(info) {
+    if (info.Length() < 1 || !info[0].IsExternal()) {
+      Napi::TypeError::New(info.Env(), "NativeContext cannot be constructed from JavaScript")
+          .ThrowAsJavaScriptException();
+      return;
+    }
+    std::unique_ptr<std::shared_ptr<Engine>> holder(info[0].As<Napi::External<std::shared_ptr<Engine>>>().Data());
+    engine_ = std::move(*holder);
+    curve_ = engine_->curve();
+    size_ = engine_->size();
+    host_memory_ = engine_->host_memory();
+    device_memory_ = engine_->device_memory();
+    window_bits_ = engine_->window_bits();
+    tau_ = engine_->tau();
+  }
+
+ private:
+  Napi::Value size(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), double(size_)); }
+  Napi::Value memory(const Napi::CallbackInfo& info) {
+    auto o = Napi::Object::New(info.Env());
+    o.Set("host", Napi::Number::New(info.Env(), engine_ ? double(host_memory_) : 0.0));
+    o.Set("device", Napi::Number::New(info.Env(), engine_ ? double(device_memory_) : 0.0));
+    return o;
+  }
+  Napi::Value window_bits(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), window_bits_); }
+  Napi::Value tau(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), tau_); }
+
+  // Running workers hold their own reference, so the engine lives until the last one finishes.
+  Napi::Value close(const Napi::CallbackInfo& info) {
+    engine_.reset();
+    return info.Env().Undefined();
+  }
+
+  Napi::Value msm(const Napi::CallbackInfo& info) { return queue(info, false); }
+  Napi::Value msm_batch(const Napi::CallbackInfo& info) { return queue(info, true); }
+
+  Napi::Value queue(const Napi::CallbackInfo& info, bool batch);
+
+  std::shared_ptr<Engine> engine_;
+  CurveId curve_ = CurveId::BN254;
+  size_t size_ = 0, host_memory_ = 0, device_memory_ = 0;
+  int window_bits_ = 0, tau_ = 0;
+};
+
+class MsmWorker : public Napi::AsyncWorker {
+ public:
+  MsmWorker(Napi::Env env, std::shared_ptr<Engine> engine, std::vector<std::vector<uint8_t>>&& scalars,
+            bool montgomery, bool check_range, bool batch)
+      : Napi::AsyncWorker(env, "msm-cuda:msm"),
+        deferred_(Napi::Promise::Deferred::New(env)),
+        engine_(std::move(engine)),
+        scalars_(std::move(scalars)),
+        montgomery_(montgomery),
+        check_range_(check_range),
+        batch_(batch) {}
+
+  Napi::Promise promise() const { return deferred_.Promise(); }
+
+  void Execute() override {
+    try {
+      const CurveId curve = engine_->curve();
+      const size_t n = engine_->size(), out_bytes = 2 * curve_shape(curve).field_bytes;
+      const int threads = cpu::default_threads(0);
+      std::vector<const uint8_t*> ptrs;
+      for (size_t e = 0; e < scalars_.size(); ++e) {
+        auto& s = scalars_[e];
+        try {
+          decode_scalars(curve, s.data(), n, montgomery_, check_range_, s.data(), threads);
+        } catch (EngineError& err) {
+          if (batch_) throw EngineError(err.code, std::string(err.what()) + " of batch entry " + std::to_string(e),
+                                        err.index);
+          throw;
+        }
+        ptrs.push_back(s.data());
+      }
+      out_.assign(scalars_.size() * out_bytes, 0);
+      if (batch_)
+        engine_->msm_batch(ptrs, n, out_.data());
+      else
+        engine_->msm(ptrs[0], n, out_.data());
+    } catch (...) {
+      failure_ = Failure::from_current_exception();
+      SetError(failure_.message);
+    }
+  }
+
+  void OnOK() override {
+    Napi::Env env = Env();
+    const size_t count = scalars_.size(), each = count ? out_.size() / count : 0;
+    auto make = [&](size_t i) {
+      auto a = Napi::Uint8Array::New(env, each);
+      std::copy(out_.begin() + i * each, out_.begin() + (i + 1) * each, a.Data());
+      return a;
+    };
+    if (!batch_) return deferred_.Resolve(make(0));
+    auto arr = Napi::Array::New(env, count);
+    for (size_t i = 0; i < count; ++i) arr.Set(uint32_t(i), make(i));
+    deferred_.Resolve(arr);
+  }
+
+  void OnError(const Napi::Error&) override { deferred_.Reject(failure_.to_js(Env())); }
+
+ private:
+  Napi::Promise::Deferred deferred_;
+  std::shared_ptr<Engine> engine_;
+  std::vector<std::vector<uint8_t>> scalars_;
+  bool montgomery_, check_range_, batch_;
+  std::vector<uint8_t> out_;
+  Failure failure_;
+};
+
+Napi::Value NativeContext::queue(const Napi::CallbackInfo& info, bool batch) {
+  Napi::Env env = info.Env();
+  if (!engine_) return rejected(env, "ERR_CONTEXT_CLOSED", "the context is closed");
+  Failure f;
+  int format = 0;
+  bool check_range = true;
+  std::vector<std::vector<uint8_t>> sets;
+  const size_t want = size_ * curve_shape(curve_).scalar_bytes;
+  auto take = [&](const Napi::Value& v, const std::string& what) {
+    std::vector<uint8_t> bytes;
+    if (!copy_bytes(v, what.c_str(), bytes, f)) return false;
+    if (bytes.size() != want) {
+      f = Failure{"ERR_LENGTH_MISMATCH",
+                  what + " has " + std::to_string(bytes.size()) + " bytes, expected " + std::to_string(want) +
+                      " (" + std::to_string(size_) + " scalars × 32)",
+                  -1};
+      return false;
+    }
+    sets.push_back(std::move(bytes));
+    return true;
+  };
+  if (!get_int(info[1], "scalarFormat", 0, 1, 0, format, f) || !get_bool(info[2], "checkRange", true, check_range, f))
+    return rejected(env, f);
+  if (batch) {
+    if (!info[0].IsArray()) return rejected(env, "ERR_INVALID_ARGUMENT", "scalars must be an array of Uint8Array");
+    auto arr = info[0].As<Napi::Array>();
+    for (uint32_t i = 0; i < arr.Length(); ++i)
+      if (!take(arr.Get(i), "scalars[" + std::to_string(i) + "]")) return rejected(env, f);
+    if (sets.empty()) {
+      auto d = Napi::Promise::Deferred::New(env);
+      d.Resolve(Napi::Array::New(env));
+      return d.Promise();
+    }
+  } else if (!take(info[0], "scalars")) {
+    return rejected(env, f);
+  }
+  auto* w = new MsmWorker(env, engine_, std::move(sets), format == 1, check_range, batch);
+  Napi::Promise p = w->promise();
+  w->Queue();
+  return p;
+}
+
+// ---- createContext -----------------------------------------------------------------------------
+
+class CreateWorker : public Napi::AsyncWorker {
+ public:
+  CreateWorker(Napi::Env env, CurveId curve, std::vector<uint8_t>&& points, int format, int validate, bool cuda,
+               EngineOptions opt)
+      : Napi::AsyncWorker(env, "msm-cuda:createContext"),
+        deferred_(Napi::Promise::Deferred::New(env)),
+        curve_(curve),
+        points_(std::move(points)),
+        format_(format),
+        validate_(validate),
+        cuda_(cuda),
+        opt_(opt) {}
+
+  Napi::Promise promise() const { return deferred_.Promise(); }
+
+  void Execute() override {
+    try {
+      const size_t n = points_.size() / (2 * curve_shape(curve_).field_bytes);
+      AffineBuffer buf = decode_points(curve_, points_.data(), n, PointFormat(format_), Validation(validate_),
+                                       cpu::default_threads(opt_.threads));
+      std::vector<uint8_t>().swap(points_);
+      engine_ = cuda_ ? make_cuda_engine(curve_, std::move(buf), opt_) : make_cpu_engine(curve_, std::move(buf), opt_);
+    } catch (...) {
+      failure_ = Failure::from_current_exception();
+      SetError(failure_.message);
+    }
+  }
+
+  void OnOK() override {
+    Napi::Env env = Env();
+    auto* holder = new std::shared_ptr<Engine>(std::move(engine_));
+    auto ext = Napi::External<std::shared_ptr<Engine>>::New(env, holder);
+    Napi::Object obj = env.GetInstanceData<AddonData>()->context_ctor.New({ext});
+    deferred_.Resolve(obj);
+  }
+
+  void OnError(const Napi::Error&) override { deferred_.Reject(failure_.to_js(Env())); }
+
+ private:
+  Napi::Promise::Deferred deferred_;
+  CurveId curve_;
+  std::vector<uint8_t> points_;
+  int format_, validate_;
+  bool cuda_;
+  EngineOptions opt_;
+  std::shared_ptr<Engine> engine_;
+  Failure failure_;
+};
+
+}  // namespace
+
+void init_context_class(Napi::Env env) {
+  auto* data = new AddonData();
+  data->context_ctor = Napi::Persistent(NativeContext::define(env));
+  env.SetInstanceData<AddonData>(data);
+}
+
+Napi::Value create_context(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Failure f;
+  CurveId curve = CurveId::BN254;
+  std::vector<uint8_t> points;
+  int format = 0, validate = 0;
+  if (!parse_curve(info[0], curve, f) || !copy_bytes(info[1], "points", points, f) ||
+      !get_int(info[2], "pointFormat", 0, 1, 0, format, f) || !get_int(info[3], "validate", 0, 2, 2, validate, f))
+    return rejected(env, f);
+  const size_t point_bytes = 2 * curve_shape(curve).field_bytes;
+  if (points.size() % point_bytes != 0)
+    return rejected(env, "ERR_INVALID_ARGUMENT",
+                    "points byte length " + std::to_string(points.size()) + " is not a multiple of " +
+                        std::to_string(point_bytes));
+  EngineOptions opt;
+  bool cuda = false;
+  if (!info[4].IsUndefined()) {
+    if (!info[4].IsObject()) return rejected(env, "ERR_INVALID_ARGUMENT", "options must be an object");
+    auto o = info[4].As<Napi::Object>();
+    const Napi::Value backend = o.Get("backend");
+    if (!backend.IsUndefined()) {
+      const std::string b = backend.IsString() ? backend.As<Napi::String>().Utf8Value() : "";
+      if (b != "cpu" && b != "cuda") return rejected(env, "ERR_INVALID_ARGUMENT", "options.backend must be 'cpu' or 'cuda'");
+      cuda = b == "cuda";
+    }
+    if (!get_int(o.Get("device"), "options.device", 0, 1 << 16, 0, opt.device, f) ||
+        !get_int(o.Get("windowBits"), "options.windowBits", 0, 31, 0, opt.window_bits, f) ||
+        !get_int(o.Get("tau"), "options.tau", -1, 64, -1, opt.tau, f) ||
+        !get_bool(o.Get("constantTime"), "options.constantTime", false, opt.constant_time, f) ||
+        !get_int(o.Get("threads"), "options.threads", 0, 4096, 0, opt.threads, f))
+      return rejected(env, f);
+  }
+  auto* w = new CreateWorker(env, curve, std::move(points), format, validate, cuda, opt);
+  Napi::Promise p = w->promise();
+  w->Queue();
+  return p;
+}
+
+}  // namespace msm::addon

@@ -1,0 +1,15 @@
+// NativeContext (lib/native.ts): resident bases behind an engine, MSMs as Promise-returning async
+// work, and createContext that builds one off the event loop.
+#pragma once
+
+#include <napi.h>
+
+namespace msm::addon {
+
+// Defines the NativeContext class for this environment (kept in the addon's instance data).
+void init_context_class(Napi::Env env);
+
+// createContext(curve, points, pointFormat, validate, options) → Promise<NativeContext>.
+Napi::Value create_context(const Napi::CallbackInfo& info);
+
+}  // namespace msm::addon

@@ -1,0 +1,72 @@
+// Addon entry point: info(), createContext(), and the testing hooks (lib/native.ts).
+#include <napi.h>
+
+#include <thread>
+
+#include "../engine.hpp"
+#include "context.hpp"
+#include "testing.hpp"
+
+#ifndef MSM_VERSION
+#define MSM_VERSION "0.0.0"
+#endif
+
+namespace msm::addon {
+namespace {
+
+Napi::Value info(const Napi::CallbackInfo& cb) {
+  Napi::Env env = cb.Env();
+  auto o = Napi::Object::New(env);
+  o.Set("version", MSM_VERSION);
+  auto curves = Napi::Array::New(env, 3);
+  uint32_t i = 0;
+  for (CurveId c : {CurveId::BN254, CurveId::BLS12_381, CurveId::BLS12_377}) curves.Set(i++, curve_shape(c).name);
+  o.Set("curves", curves);
+  auto cpu = Napi::Object::New(env);
+  const unsigned hc = std::thread::hardware_concurrency();
+  cpu.Set("threads", double(hc ? hc : 1));
+  o.Set("cpu", cpu);
+
+  CudaStatus s;
+  try {
+    s = cuda_status();
+  } catch (const std::exception& e) {
+    s.reason = e.what();
+  }
+  auto cuda = Napi::Object::New(env);
+  cuda.Set("compiled", s.compiled);
+  cuda.Set("available", s.available);
+  cuda.Set("reason", s.available ? env.Null() : Napi::String::New(env, s.reason.empty() ? "unknown" : s.reason));
+  cuda.Set("runtimeVersion", double(s.runtime_version));
+  cuda.Set("driverVersion", double(s.driver_version));
+  auto devs = Napi::Array::New(env, s.devices.size());
+  for (size_t k = 0; k < s.devices.size(); ++k) {
+    const CudaDevice& d = s.devices[k];
+    auto dv = Napi::Object::New(env);
+    dv.Set("index", double(d.index));
+    dv.Set("name", d.name);
+    dv.Set("computeCapability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor));
+    dv.Set("totalMemory", double(d.total_memory));
+    dv.Set("multiProcessors", double(d.multiprocessors));
+    devs.Set(uint32_t(k), dv);
+  }
+  cuda.Set("devices", devs);
+  o.Set("cuda", cuda);
+  return o;
+}
+
+Napi::Object init(Napi::Env env, Napi::Object exports) {
+  init_context_class(env);
+  exports.Set("info", Napi::Function::New(env, info, "info"));
+  exports.Set("createContext", Napi::Function::New(env, create_context, "createContext"));
+#ifndef MSM_NO_TESTING
+  register_testing(env, exports);
+#endif
+  return exports;
+}
+
+}  // namespace
+}  // namespace msm::addon
+
+static Napi::Object Init(Napi::Env env, Napi::Object exports) { return msm::addon::init(env, exports); }
+NODE_API_MODULE(msm_cuda, Init)

@@ -1,0 +1,133 @@
+#include "codec.hpp"
+
+#include <atomic>
+#include <cstring>
+#include <string>
+
+#include "../curves/bls12_377.hpp"
+#include "../curves/bls12_381.hpp"
+#include "../curves/bn254.hpp"
+#include "../ec/subgroup.hpp"
+#include "parallel.hpp"
+
+namespace msm {
+namespace {
+
+// The lowest failing index over all threads, with its error code (checks at one index run in
+// the order encoding, curve, subgroup, so the code is that of the first check failing there).
+struct FirstFailure {
+  std::atomic<int64_t> index{INT64_MAX};
+  void report(int64_t i) {
+    int64_t cur = index.load();
+    while (i < cur && !index.compare_exchange_weak(cur, i)) {
+    }
+  }
+};
+
+enum Fail : uint8_t { OK = 0, ENCODING = 1, NOT_ON_CURVE = 2, NOT_IN_SUBGROUP = 3 };
+
+template <class Curve>
+AffineBuffer decode_points_t(const uint8_t* bytes, size_t n, PointFormat format, Validation validate, int threads) {
+  using F = typename Curve::field;
+  using A = ec::Affine<F>;
+  constexpr size_t FB = F::BYTES;
+  static_assert(sizeof(A) == 2 * FB, "affine layout must be x‖y limbs without padding");
+  AffineBuffer out;
+  out.n = n;
+  out.limbs.assign(n * 2 * F::N, 0);
+  std::vector<uint8_t> fail(n, OK);
+  FirstFailure first;
+  cpu::parallel_ranges(n, threads, 64, [&](size_t lo, size_t hi) {
+    for (size_t i = lo; i < hi; ++i) {
+      if (int64_t(i) > first.index.load(std::memory_order_relaxed)) return;  // a lower one failed
+      const uint8_t* src = bytes + i * 2 * FB;
+      A p;
+      Fail f = OK;
+      if (!F::load_le(src, p.x) || !F::load_le(src + FB, p.y)) {
+        f = ENCODING;
+      } else if (!p.is_inf()) {
+        if (format == PointFormat::Canonical) p = A{F::to_mont(p.x), F::to_mont(p.y)};
+        if (validate != Validation::None && !ec::on_curve<Curve>(p))
+          f = NOT_ON_CURVE;
+        else if (validate == Validation::Subgroup && !ec::in_subgroup<Curve>(p))
+          f = NOT_IN_SUBGROUP;
+      }
+      if (f != OK) {
+        fail[i] = f;
+        first.report(int64_t(i));
+        return;
+      }
+      std::memcpy(&out.limbs[i * 2 * F::N], &p, sizeof(A));
+    }
+  });
+  const int64_t bad = first.index.load();
+  if (bad != INT64_MAX) {
+    const std::string at = " at index " + std::to_string(bad);
+    switch (fail[size_t(bad)]) {
+      case ENCODING:
+        throw EngineError("ERR_POINT_ENCODING", std::string("point coordinate not below the field modulus") + at, bad);
+      case NOT_ON_CURVE:
+        throw EngineError("ERR_POINT_NOT_ON_CURVE", std::string("point not on the curve") + at, bad);
+      default:
+        throw EngineError("ERR_POINT_NOT_IN_SUBGROUP", std::string("point not in the prime-order subgroup") + at, bad);
+    }
+  }
+  return out;
+}
+
+template <class Fr>
+void decode_scalars_t(const uint8_t* in, size_t n, bool montgomery, bool check_range, uint8_t* out, int threads) {
+  static_assert(Fr::BYTES == 32, "scalars are 32 bytes");
+  FirstFailure first;
+  cpu::parallel_ranges(n, threads, 4096, [&](size_t lo, size_t hi) {
+    for (size_t i = lo; i < hi; ++i) {
+      Fr k;
+      if (!Fr::load_le(in + 32 * i, k)) {
+        if (check_range) {
+          first.report(int64_t(i));
+          return;
+        }
+        // Reduce mod r by subtraction: 2^256 / r < 16 for every r here.
+        while (!k.is_reduced()) {
+          uint64_t borrow = 0;
+          for (int j = 0; j < Fr::N; ++j) k.limb[j] = ff::sbb(k.limb[j], Fr::params::modulus::at(j), borrow);
+        }
+      }
+      if (montgomery) k = Fr::from_mont(k);
+      k.store_le(out + 32 * i);
+    }
+  });
+  const int64_t bad = first.index.load();
+  if (bad != INT64_MAX)
+    throw EngineError("ERR_SCALAR_RANGE", "scalar not below the group order at index " + std::to_string(bad), bad);
+}
+
+}  // namespace
+
+AffineBuffer decode_points(CurveId curve, const uint8_t* bytes, size_t n, PointFormat format, Validation validate,
+                           int threads) {
+  switch (curve) {
+    case CurveId::BN254:
+      return decode_points_t<curves::bn254::g1>(bytes, n, format, validate, threads);
+    case CurveId::BLS12_381:
+      return decode_points_t<curves::bls12_381::g1>(bytes, n, format, validate, threads);
+    case CurveId::BLS12_377:
+      return decode_points_t<curves::bls12_377::g1>(bytes, n, format, validate, threads);
+  }
+  throw EngineError("ERR_UNKNOWN_CURVE", "unknown curve");
+}
+
+void decode_scalars(CurveId curve, const uint8_t* in, size_t n, bool montgomery, bool check_range, uint8_t* out,
+                    int threads) {
+  switch (curve) {
+    case CurveId::BN254:
+      return decode_scalars_t<curves::bn254::fr>(in, n, montgomery, check_range, out, threads);
+    case CurveId::BLS12_381:
+      return decode_scalars_t<curves::bls12_381::fr>(in, n, montgomery, check_range, out, threads);
+    case CurveId::BLS12_377:
+      return decode_scalars_t<curves::bls12_377::fr>(in, n, montgomery, check_range, out, threads);
+  }
+  throw EngineError("ERR_UNKNOWN_CURVE", "unknown curve");
+}
+
+}  // namespace msm
