@@ -133,6 +133,7 @@ async function commandRun(argv: string[], io: Io): Promise<number> {
   const ctx = load.value;
   const times: number[] = [];
   let result: AffinePoint = { x: 0n, y: 0n };
+  const windowBits = ctx.windowBits;
   try {
     for (let i = 0; i < runs; i++) {
       const step = await progress.stage(`MSM on ${ctx.backend}${runs > 1 ? ` (run ${i + 1}/${runs})` : ''}`, () => ctx.msm(scalars));
@@ -144,7 +145,7 @@ async function commandRun(argv: string[], io: Io): Promise<number> {
     ctx.close();
   }
   const ms = median(times);
-  const checks = values['no-verify'] ? [] : await verify(curve, gen, scalars, result, ctx, progress);
+  const checks = values['no-verify'] ? [] : await verify(curve, gen, scalars, result, ctx.backend!, windowBits, progress);
   const ok = checks.every((c) => c.ok);
   const report = {
     curve: curve.name,
@@ -152,7 +153,7 @@ async function commandRun(argv: string[], io: Io): Promise<number> {
     seed,
     distribution: dist,
     backend: ctx.backend,
-    windowBits: ctx.windowBits,
+    windowBits,
     threads: ctx.backend === 'cpu' ? os.availableParallelism() : undefined,
     loadMs: load.ms,
     msmMs: ms,
@@ -167,7 +168,7 @@ async function commandRun(argv: string[], io: Io): Promise<number> {
   } else {
     io.out.write(
       [
-        `${label} on ${ctx.backend} (c = ${ctx.windowBits}): ${formatSeconds(ms)}${runs > 1 ? ` (median of ${runs})` : ''}, ` +
+        `${label} on ${ctx.backend} (c = ${windowBits}): ${formatSeconds(ms)}${runs > 1 ? ` (median of ${runs})` : ''}, ` +
           `${Math.round(report.pointsPerSecond).toLocaleString('en-US')} points/s; loading the points took ${formatSeconds(load.ms)}`,
         `result: x = ${report.result.x}`,
         `        y = ${report.result.y}`,
@@ -189,7 +190,8 @@ async function verify(
   gen: { points: AffinePoint[]; s: bigint; t: bigint },
   scalars: bigint[],
   result: AffinePoint,
-  ctx: MsmContext,
+  backend: 'cpu' | 'cuda',
+  windowBits: number,
   progress: Progress,
 ): Promise<Check[]> {
   const checks: Check[] = [];
@@ -199,18 +201,17 @@ async function verify(
   const i = info();
   let options: { backend: 'cpu' | 'cuda'; windowBits?: number; threads?: number };
   let path: string;
-  if (ctx.backend === 'cuda') {
+  if (backend === 'cuda') {
     options = { backend: 'cpu' };
     path = 'cpu backend';
   } else if (i.cuda.available) {
     options = { backend: 'cuda' };
     path = 'cuda backend';
   } else {
-    const c = ctx.windowBits;
-    const windowBits = c > 4 ? c - 2 : c + 2;
+    const c = windowBits > 4 ? windowBits - 2 : windowBits + 2;
     const threads = Math.max(1, Math.min(os.availableParallelism() - 1, 3));
-    options = { backend: 'cpu', windowBits, threads };
-    path = `cpu backend, c = ${windowBits}, ${threads} thread${threads > 1 ? 's' : ''}`;
+    options = { backend: 'cpu', windowBits: c, threads };
+    path = `cpu backend, c = ${c}, ${threads} thread${threads > 1 ? 's' : ''}`;
   }
   const second = await progress.stage(`verifying: ${path}`, () => msm(curve.name, gen.points, scalars, options));
   checks.push({ path, ok: same(second.value, result) });

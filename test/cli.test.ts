@@ -72,3 +72,12 @@ test.each([
   expect(r.code).toBe(1);
   expect(r.err).toMatch(msg);
 });
+
+test('run --backend cuda where CUDA is unavailable exits 1 and says why', async () => {
+  const i = JSON.parse((await cli('info', '--json')).out);
+  if (i.cuda.available) return; // a GPU machine: nothing to check here
+  const r = await cli('run', '--size', '64', '--backend', 'cuda', '--quiet');
+  expect(r.code).toBe(1);
+  expect(r.err).toContain(i.cuda.reason);
+  expect(r.err).toMatch(/ERR_CUDA_UNAVAILABLE/);
+});

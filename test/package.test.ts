@@ -1,0 +1,62 @@
+// Packaging: what `npm pack` ships, and that the packed package loads and computes from a clean
+// folder (the addon this checkout built stands in for the install step, so no network and no
+// rebuild are needed here).
+
+import { execFileSync } from 'child_process';
+import fs = require('fs');
+import os = require('os');
+import path = require('path');
+import { CURVES } from '../lib';
+import { aff, jacMul, toAff, toJac } from './model/ec';
+
+const root = path.resolve(__dirname, '..');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+let tmp: string;
+let tarball: string;
+let files: string[];
+
+beforeAll(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'msm-pack-'));
+  // `npm pack` runs `prepare` (tsc), so dist/ is fresh
+  const out = execFileSync(npm, ['pack', '--json', '--pack-destination', tmp], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+  const info = JSON.parse(out.slice(out.indexOf('[')))[0];
+  tarball = path.join(tmp, info.filename);
+  files = info.files.map((f: { path: string }) => f.path);
+}, 300000);
+
+afterAll(() => {
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+test('the tarball holds the compiled API with its types, the CLIs, the sources to build from, and no tests', () => {
+  for (const f of ['package.json', 'README.md', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/cli.js', 'dist/lib/native.js', 'dist/bench/cli.js', 'bin/msm-cuda.js', 'CMakeLists.txt', 'binding.gyp', 'scripts/install.js', 'cuda/engine.hpp']) {
+    expect(files).toContain(f);
+  }
+  expect(files.some((f) => f.startsWith('cuda/cpu/'))).toBe(true);
+  expect(files.some((f) => f.startsWith('test/'))).toBe(false);
+  expect(files.some((f) => f.startsWith('build/'))).toBe(false);
+});
+
+test('the packed package, unpacked into a clean folder, loads and computes', () => {
+  const app = path.join(tmp, 'app');
+  const pkg = path.join(app, 'node_modules', 'msm-cuda');
+  fs.mkdirSync(pkg, { recursive: true });
+  execFileSync('tar', ['xzf', tarball, '-C', pkg, '--strip-components=1']);
+  // its one runtime dependency for loading, and the addon the install step would have built
+  fs.symlinkSync(path.join(root, 'node_modules', 'node-gyp-build'), path.join(app, 'node_modules', 'node-gyp-build'));
+  fs.mkdirSync(path.join(pkg, 'build', 'Release'), { recursive: true });
+  fs.copyFileSync(path.join(root, 'build', 'Release', 'msm_cuda.node'), path.join(pkg, 'build', 'Release', 'msm_cuda.node'));
+  const script = `
+    const { msm, CURVES } = require('msm-cuda');
+    const G = CURVES.bn254.generator;
+    msm('bn254', [G, G], [2n, 3n], { backend: 'cpu' }).then((q) => console.log(JSON.stringify({ x: q.x.toString(), y: q.y.toString() })));
+  `;
+  const out = execFileSync(process.execPath, ['-e', script], { cwd: app }).toString();
+  // 2·G + 3·G = 5·G, on the bigint model
+  const { x, y } = JSON.parse(out);
+  const c = CURVES.bn254;
+  const want = toAff(c, jacMul(c, 5n, toJac(aff(c.generator.x, c.generator.y))));
+  expect([BigInt(x), BigInt(y)]).toEqual([want.x, want.y]);
+  const infoOut = execFileSync(process.execPath, [path.join(pkg, 'bin', 'msm-cuda.js'), 'info', '--json'], { cwd: app }).toString();
+  expect(JSON.parse(infoOut).backends).toContain('cpu');
+});
