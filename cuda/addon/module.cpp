@@ -7,7 +7,13 @@
 #include "context.hpp"
 #include "testing.hpp"
 
-#ifndef MSM_VERSION
+// MSM_VERSION_RAW is the bare package version (e.g. 0.1.0) from the build; quoted here so
+// that no build system has to pass a string literal through a shell.
+#define MSM_STR2(x) #x
+#define MSM_STR(x) MSM_STR2(x)
+#ifdef MSM_VERSION_RAW
+#define MSM_VERSION MSM_STR(MSM_VERSION_RAW)
+#else
 #define MSM_VERSION "0.0.0"
 #endif
 
