@@ -37,6 +37,8 @@ test('the tarball holds the compiled API with its types, the CLIs, the sources t
   expect(files.some((f) => f.startsWith('build/'))).toBe(false);
 });
 
+const app = () => path.join(tmp, 'app');
+
 test('the packed package, unpacked into a clean folder, loads and computes', () => {
   const app = path.join(tmp, 'app');
   const pkg = path.join(app, 'node_modules', 'msm-cuda');
@@ -59,4 +61,28 @@ test('the packed package, unpacked into a clean folder, loads and computes', () 
   expect([BigInt(x), BigInt(y)]).toEqual([want.x, want.y]);
   const infoOut = execFileSync(process.execPath, [path.join(pkg, 'bin', 'msm-cuda.js'), 'info', '--json'], { cwd: app }).toString();
   expect(JSON.parse(infoOut).backends).toContain('cpu');
+});
+
+test('its type declarations serve a strict TypeScript consumer', () => {
+  // needs the unpacked package of the previous test
+  fs.mkdirSync(path.join(app(), 'node_modules', '@types'), { recursive: true });
+  fs.symlinkSync(path.join(root, 'node_modules', '@types', 'node'), path.join(app(), 'node_modules', '@types', 'node'));
+  fs.writeFileSync(
+    path.join(app(), 'consumer.ts'),
+    `import { msm, MsmContext, MsmError, info, type AffinePoint, type MsmOptions } from 'msm-cuda';
+     const opts: MsmOptions = { backend: 'cpu', validate: 'subgroup', pointFormat: 'lem' };
+     export async function f(points: Uint8Array, scalars: bigint[]): Promise<AffinePoint> {
+       const ctx = await MsmContext.create('bls12-381', points, opts);
+       try { return await ctx.msm(scalars); } catch (e) { if (e instanceof MsmError) console.log(e.code, e.index); throw e; } finally { ctx.close(); }
+     }
+     export const g = (p: AffinePoint[]) => msm('bn254', p, p.map(() => 1n));
+     export const cuda: boolean = info().cuda.available;
+     // @ts-expect-error: not a curve
+     msm('secp256k1', [], []);
+     // @ts-expect-error: not a backend
+     msm('bn254', [], [], { backend: 'gpu' });
+    `,
+  );
+  const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  execFileSync(process.execPath, [tsc, '--noEmit', '--strict', '--module', 'node16', '--moduleResolution', 'node16', '--target', 'es2022', '--types', 'node', 'consumer.ts'], { cwd: app() });
 });
