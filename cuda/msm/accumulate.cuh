@@ -1,0 +1,85 @@
+// Load-balanced accumulation into compact buffers: Chen et al. §3.3, Alg. 4 (the index logic).
+//
+// One window's sorted entries (keys = bucket, ascending; values = point | EXP | SIGN) are split
+// evenly over T threads: thread tid takes [s, e) = first + [⌈m/T⌉·tid, ⌈m/T⌉·(tid+1)) ∩ [first, n)
+// where `first` skips the zero digits (key 0, sorted to the front) and m = n − first. The thread
+// sums each run of equal buckets into one point and writes it to the window's buffer at
+//   buffer_offset[tid] = tid + key[s]                                    (Eq. (2), Alg. 4 line 3)
+// then offset+1, … one slot per run (lines 7–10, 22–23); buffer_index holds the run's bucket and
+// buffer_used[tid] the number of runs (line 24). Thread tid's last slot is tid + key[e−1] ≤
+// T − 1 + 2^(c−2), and thread tid+1 starts after it, so a buffer of T + 2^(c−2) slots per window
+// never overlaps (the paper's ⌈λ/c⌉·(N + 2^(c−2)) in total). Empty threads (only at the tail, as
+// ⌈m/T⌉ is the chunk) write buffer_used = 0.
+//
+// The point arithmetic is a template parameter `Acc` (reset / add(value) / store(slot)): the GPU
+// kernel (accumulate.cu) instantiates it with XYZZ points, the host tests (cuda/addon/testing.cpp)
+// with integers, so both run this same code.
+#pragma once
+
+#include <cstdint>
+
+#include "../ff/common.hpp"
+
+namespace msm::gpu {
+
+struct Span {
+  uint32_t s, e;
+};
+
+// First index in keys[0, n) with key ≥ 1 (the zero digits sort first).
+MSM_HD MSM_INLINE uint32_t first_nonzero(const uint32_t* keys, uint32_t n) {
+  uint32_t lo = 0, hi = n;
+  while (lo < hi) {
+    const uint32_t mid = lo + ((hi - lo) >> 1);
+    if (keys[mid] == 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// Alg. 4 line 1: thread tid's entries among [first, n) split in chunks of ⌈m/T⌉.
+MSM_HD MSM_INLINE Span thread_span(uint32_t first, uint32_t n, uint32_t T, uint32_t tid) {
+  const uint32_t m = n - first;
+  const uint64_t chunk = (uint64_t(m) + T - 1) / T;
+  uint64_t s = chunk * tid, e = chunk * (uint64_t(tid) + 1);
+  if (s > m) s = m;
+  if (e > m) e = m;
+  return Span{first + uint32_t(s), first + uint32_t(e)};
+}
+
+// Alg. 4 for one thread. Writes buffer_offset[tid], buffer_used[tid] and, for each run of equal
+// keys, buffer_index[slot] and (through acc.store) the run's sum at slot.
+template <class Acc>
+MSM_HD MSM_INLINE void accumulate_thread(uint32_t tid, Span sp, const uint32_t* keys, const uint32_t* values,
+                                         uint32_t* buffer_offset, uint32_t* buffer_index, uint32_t* buffer_used,
+                                         Acc& acc) {
+  if (sp.s >= sp.e) {
+    buffer_offset[tid] = 0;
+    buffer_used[tid] = 0;
+    return;
+  }
+  uint32_t prev = keys[sp.s];
+  const uint32_t offset = tid + prev;  // Eq. (2)
+  buffer_offset[tid] = offset;
+  uint32_t num = 0;
+  acc.reset();
+  for (uint32_t i = sp.s; i < sp.e; ++i) {
+    const uint32_t key = keys[i];
+    if (key != prev) {  // lines 7–11: flush the finished run
+      acc.store(offset + num);
+      buffer_index[offset + num] = prev;
+      ++num;
+      acc.reset();
+      prev = key;
+    }
+    acc.add(values[i]);  // lines 13–20
+  }
+  acc.store(offset + num);  // lines 22–24
+  buffer_index[offset + num] = prev;
+  buffer_used[tid] = num + 1;
+}
+
+// Slots per window: T + 2^(c−2) (buffer and buffer_index).
+MSM_HD MSM_INLINE uint32_t buffer_slots(uint32_t T, int c) { return T + (1u << (c - 2)); }
+
+}  // namespace msm::gpu

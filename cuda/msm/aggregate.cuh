@@ -1,0 +1,87 @@
+// Aggregation of the buffered runs into buckets: Chen et al. §3.3 step 3, Alg. 5 (index logic).
+//
+// After Alg. 4 a window's buffer holds, thread by thread, runs with strictly increasing bucket
+// indices inside a thread and non-decreasing ones across threads. Bucket b's pieces therefore sit
+// in a contiguous range of threads [t0, t1]: the first one whose last run reaches b, through the
+// last one whose first run is ≤ b. Alg. 5 finds t0 by a binary search over the threads (lines 1–31)
+// and walks forward (33–45). We search on the monotone predicates directly (the paper's line 22
+// `break` leaves only the for loop, so its while loop would spin on an inner-boundary hit), treat
+// empty threads (buffer_used = 0, only at the tail) as +∞, and locate b inside a thread by binary
+// search too, as its indices are sorted.
+//
+// A bucket spread over many threads (all scalars equal, a few distinct values) is summed by a whole
+// block instead of one thread (aggregate.cu, "heavy" buckets): a single GPU thread adding thousands
+// of points one after another would dominate the MSM.
+#pragma once
+
+#include <cstdint>
+
+#include "../ff/common.hpp"
+
+namespace msm::gpu {
+
+struct BufferView {
+  const uint32_t* offset;  // [T]
+  const uint32_t* index;   // [T + 2^(c−2)]
+  const uint32_t* used;    // [T]
+  uint32_t T;
+  MSM_HD MSM_INLINE uint32_t first_idx(uint32_t t) const { return index[offset[t]]; }
+  MSM_HD MSM_INLINE uint32_t last_idx(uint32_t t) const { return index[offset[t] + used[t] - 1]; }
+};
+
+// Smallest thread t with last_idx(t) ≥ b (empty threads count as +∞); T if none.
+MSM_HD MSM_INLINE uint32_t first_thread_of(const BufferView& v, uint32_t b) {
+  uint32_t lo = 0, hi = v.T;
+  while (lo < hi) {
+    const uint32_t mid = lo + ((hi - lo) >> 1);
+    if (v.used[mid] != 0 && v.last_idx(mid) < b) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+// Smallest thread t with first_idx(t) > b (empty threads count as +∞); T if none.
+MSM_HD MSM_INLINE uint32_t end_thread_of(const BufferView& v, uint32_t b) {
+  uint32_t lo = 0, hi = v.T;
+  while (lo < hi) {
+    const uint32_t mid = lo + ((hi - lo) >> 1);
+    if (v.used[mid] != 0 && v.first_idx(mid) <= b) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+// Slot of bucket b among thread t's runs, or −1.
+MSM_HD MSM_INLINE int64_t slot_in_thread(const BufferView& v, uint32_t t, uint32_t b) {
+  uint32_t lo = v.offset[t], hi = v.offset[t] + v.used[t];
+  if (v.used[t] == 0) return -1;
+  while (lo < hi) {
+    const uint32_t mid = lo + ((hi - lo) >> 1);
+    if (v.index[mid] < b) lo = mid + 1;
+    else hi = mid;
+  }
+  return (lo < v.offset[t] + v.used[t] && v.index[lo] == b) ? int64_t(lo) : -1;
+}
+
+// Threads [t0, t1) that may hold pieces of bucket b (t1 ≤ t0 when none can).
+struct PieceRange {
+  uint32_t t0, t1;
+};
+MSM_HD MSM_INLINE PieceRange pieces_of(const BufferView& v, uint32_t b) {
+  const uint32_t t0 = first_thread_of(v, b);
+  if (t0 >= v.T || v.used[t0] == 0 || v.first_idx(t0) > b) return PieceRange{t0, t0};
+  return PieceRange{t0, end_thread_of(v, b)};
+}
+
+// Calls f(slot) for every buffered piece of bucket b among threads [r.t0 + k, r.t1) step `stride`.
+template <class F>
+MSM_HD MSM_INLINE void for_each_piece(const BufferView& v, uint32_t b, PieceRange r, uint32_t k, uint32_t stride,
+                                      F&& f) {
+  for (uint32_t t = r.t0 + k; t < r.t1; t += stride) {
+    const int64_t slot = slot_in_thread(v, t, b);
+    if (slot >= 0) f(uint32_t(slot));
+  }
+}
+
+// Buckets whose pieces span more threads than this go to the block-wide (heavy) path.
+constexpr uint32_t kHeavyPieces = 16;
+
+}  // namespace msm::gpu

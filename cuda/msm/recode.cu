@@ -1,0 +1,39 @@
+// Recoding kernel, Chen et al. §3.1 (Alg. 3 through the mapping table): one thread per scalar,
+// every window's digit, written window-major as the sort's (key, value) pairs.
+#include "device.cuh"
+#include "recode.cuh"
+#include "stages.cuh"
+
+namespace msm::gpu {
+
+__global__ void recode_kernel(const uint4* __restrict__ scalars, uint32_t n, int c, int W,
+                              const uint32_t* __restrict__ table, uint32_t* __restrict__ keys,
+                              uint32_t* __restrict__ vals) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  uint32_t k[kScalarWords];
+  const uint4 lo = scalars[2 * size_t(i)], hi = scalars[2 * size_t(i) + 1];
+  k[0] = lo.x, k[1] = lo.y, k[2] = lo.z, k[3] = lo.w, k[4] = hi.x, k[5] = hi.y, k[6] = hi.z, k[7] = hi.w;
+  uint32_t carry = 0;
+  for (int j = 0; j < W; ++j) {
+    const uint32_t t = scalar_bits(k, kScalarWords, j * c, c) + carry;  // Alg. 3 lines 3–4
+    const uint32_t khat = __ldg(&table[t]);                              // lines 5–7 by table
+    carry = recode_carry(t, c);
+    keys[size_t(j) * n + i] = khat_bucket(khat, c);
+    vals[size_t(j) * n + i] = sort_value(khat, i, c);
+  }
+}
+
+template <class G>
+void launch_recode(const Workspace<G>& w, const uint32_t* scalars, cudaStream_t s) {
+  constexpr unsigned block = 256;
+  recode_kernel<<<blocks_for(w.n, block), block, 0, s>>>(reinterpret_cast<const uint4*>(scalars), w.n, w.c, w.W,
+                                                        w.recode_table, w.keys_in, w.vals_in);
+  MSM_LAUNCH_CHECK("recode_kernel");
+}
+
+#define MSM_INSTANTIATE(G) template void launch_recode<G>(const Workspace<G>&, const uint32_t*, cudaStream_t);
+MSM_FOR_EACH_CURVE(MSM_INSTANTIATE)
+#undef MSM_INSTANTIATE
+
+}  // namespace msm::gpu

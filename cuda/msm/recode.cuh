@@ -1,0 +1,112 @@
+// Scalar recoding, Chen et al. §3.1, Alg. 3: signed c-bit digits in the "float" form
+// k̃ = (−1)^s · ODD · 2^EXP with ODD odd and < 2^(c−1), so a window needs only 2^(c−2) buckets
+// (bucket b = (ODD+1)/2 ∈ [1, 2^(c−2)]) and the point added is ±2^EXP·P, read from the 2^h·P table.
+//
+// The digits, with carry s_{j−1} from the window below (Alg. 3 lines 3–7):
+//   t = k_j + s_{j−1} ∈ [0, 2^c];  s_j = (t ≥ 2^(c−1));  k̃_j = s_j ? 2^c − t : t;
+//   EXP = ctz(k̃_j), ODD = k̃_j >> EXP;  k_j·2^(jc) sums to k with the signs.
+// (Alg. 3 line 5 writes s = (t>>c) | (t>>(c−1)), which is 3, not 1, for t = 2^c; we use t ≥ 2^(c−1).
+// For t = 2^c the digit is 0 with a carry out: k̂ = 0 cannot carry it, so the carry is computed
+// from t, never read back from k̂.)
+//
+// k̂ packs the digit as in Fig. 3: ODD in the high c−1 bits, EXP in the middle exp_bits(c) bits,
+// SIGN in bit 0; k̂ = 0 for a zero digit. The mapping table holds k̂ for every t ∈ [0, 2^c]
+// (2^c + 1 words, built once per c; §3.1 "Create a scalar mapping table", c ≤ 16).
+//
+// The top window: with W0 = ⌈λ/c⌉ windows, the carry out of window W0−1 is 0 only if its t can
+// never reach 2^(c−1). We read the bound off r − 1 (the largest scalar), t ≤ ((r−1) >> (W0−1)c) + 1,
+// and add a window when it can (footnote 2 of §3.1 is not assumed): the extra window's digit is
+// the carry alone.
+//
+// Everything here is __host__ __device__ and compiles with plain g++ (the host tests in
+// cuda/addon/testing.cpp run this same code).
+#pragma once
+
+#include <cstdint>
+
+#include "../ff/common.hpp"
+
+namespace msm::gpu {
+
+constexpr int kMaxWindowBits = 16;  // mapping table and 32-bit sort values (EXP in 4 bits)
+constexpr int kMinWindowBits = 2;
+constexpr int kScalarWords = 8;  // 32-byte scalars as 8 little-endian 32-bit words
+constexpr uint32_t kMaxPoints = 1u << 27;  // sort value = i << 5 | EXP << 1 | SIGN
+
+// Bits of the EXP field: enough to hold c − 1.
+MSM_HD MSM_INLINE int exp_bits(int c) {
+  int b = 0;
+  while ((1 << b) < c) ++b;
+  return b;
+}
+
+MSM_HD MSM_INLINE int ctz32(uint32_t v) {
+#if defined(__CUDA_ARCH__)
+  return __ffs(v) - 1;
+#else
+  return __builtin_ctz(v);
+#endif
+}
+
+// Alg. 3 lines 5–7 for one t = k_j + s_{j−1} ∈ [0, 2^c]: k̂ (0 for a zero digit).
+MSM_HD MSM_INLINE uint32_t recode_digit(uint32_t t, int c) {
+  const uint32_t s = t >= (1u << (c - 1));
+  const uint32_t kt = s ? (1u << c) - t : t;
+  if (kt == 0) return 0;
+  const int h = ctz32(kt);
+  const uint32_t odd = kt >> h;
+  return (odd << (exp_bits(c) + 1)) | (uint32_t(h) << 1) | s;
+}
+MSM_HD MSM_INLINE uint32_t recode_carry(uint32_t t, int c) { return t >= (1u << (c - 1)); }
+
+MSM_HD MSM_INLINE uint32_t khat_odd(uint32_t khat, int c) { return khat >> (exp_bits(c) + 1); }
+MSM_HD MSM_INLINE uint32_t khat_exp(uint32_t khat, int c) { return (khat >> 1) & ((1u << exp_bits(c)) - 1); }
+MSM_HD MSM_INLINE uint32_t khat_sign(uint32_t khat) { return khat & 1; }
+// Bucket of a digit: (ODD + 1) / 2 ∈ [1, 2^(c−2)], 0 for a zero digit.
+MSM_HD MSM_INLINE uint32_t khat_bucket(uint32_t khat, int c) { return (khat_odd(khat, c) + 1) >> 1; }
+
+// The mapping table: table[t] = recode_digit(t, c) for t ∈ [0, 2^c].
+MSM_HD MSM_INLINE uint32_t table_size(int c) { return (1u << c) + 1; }
+inline void build_recode_table(int c, uint32_t* table) {
+  for (uint32_t t = 0; t < table_size(c); ++t) table[t] = recode_digit(t, c);
+}
+
+// Bits [pos, pos + c) of a little-endian scalar of `words` 32-bit words (0 above its top).
+MSM_HD MSM_INLINE uint32_t scalar_bits(const uint32_t* w, int words, int pos, int c) {
+  const int lo = pos >> 5, sh = pos & 31;
+  if (lo >= words) return 0;
+  uint64_t v = w[lo];
+  if (lo + 1 < words) v |= uint64_t(w[lo + 1]) << 32;
+  return uint32_t(v >> sh) & ((1u << c) - 1);
+}
+
+// Windows needed for scalars ≤ r − 1 (given as `words` little-endian words, `nbits` its bit length).
+MSM_HD MSM_INLINE int num_windows(const uint32_t* rm1, int words, int nbits, int c) {
+  const int w0 = (nbits + c - 1) / c;
+  // Top window's largest raw digit; bits above nbits are 0.
+  const uint32_t top = scalar_bits(rm1, words, (w0 - 1) * c, c);
+  return (top + 1 >= (1u << (c - 1))) ? w0 + 1 : w0;
+}
+
+// Entries for the per-window sort (§3.3 step 1): key = bucket (0 for a zero digit; c−1 bits),
+// value = i << 5 | EXP << 1 | SIGN (EXP ≤ 15 for c ≤ 16, i < 2^27).
+MSM_HD MSM_INLINE uint32_t sort_value(uint32_t khat, uint32_t i, int c) {
+  return (i << 5) | (khat_exp(khat, c) << 1) | khat_sign(khat);
+}
+MSM_HD MSM_INLINE uint32_t value_point(uint32_t v) { return v >> 5; }
+MSM_HD MSM_INLINE uint32_t value_exp(uint32_t v) { return (v >> 1) & 15; }
+MSM_HD MSM_INLINE uint32_t value_sign(uint32_t v) { return v & 1; }
+MSM_HD MSM_INLINE int key_bits(int c) { return c - 1; }  // keys ∈ [0, 2^(c−2)]
+
+// Recodes one scalar into `windows` k̂ digits through the table (Alg. 3 loop, lines 2–8).
+// `table` may be null (then recode_digit computes the digit directly).
+MSM_HD MSM_INLINE void recode_scalar(const uint32_t* k, int c, int windows, const uint32_t* table, uint32_t* khat_out) {
+  uint32_t carry = 0;
+  for (int j = 0; j < windows; ++j) {
+    const uint32_t t = scalar_bits(k, kScalarWords, j * c, c) + carry;
+    khat_out[j] = table ? table[t] : recode_digit(t, c);
+    carry = recode_carry(t, c);
+  }
+}
+
+}  // namespace msm::gpu

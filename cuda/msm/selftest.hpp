@@ -1,0 +1,24 @@
+// GPU self tests reachable from the addon's `testing` export (test/gpu/*.test.ts) and from the
+// standalone driver (test/gpu/driver.cu). Declared for plain C++; defined in selftest.cu.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "../engine.hpp"
+
+namespace msm::gpu {
+
+struct FieldSelftest {
+  size_t checked = 0;     // products and squares compared
+  size_t mismatches = 0;  // device PTX result ≠ host portable result
+  std::string first;      // description of the first mismatch
+};
+
+// `count` random pairs (plus edge values 0, 1, p−1, R mod p …) of the curve's base field:
+// device_mont_mul and device_mont_sqr (ptx.cuh) and the portable CIOS on the device, each
+// compared with the host's Fp::mont_mul.
+FieldSelftest field_selftest(CurveId curve, size_t count, uint64_t seed);
+
+}  // namespace msm::gpu

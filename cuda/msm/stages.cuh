@@ -1,0 +1,87 @@
+// The GPU pipeline's stages as host-side launchers, one .cu file each, explicitly instantiated for
+// every curve (so the files compile in parallel). The dispatch layer (engine.cu) owns the memory
+// and calls them in order on one stream:
+//   recode (Alg. 3) → sort (CUB, per window) → accumulate (Alg. 4) → aggregate (Alg. 5)
+//   → reduce (§3.4, one cooperative launch) → Horner on the host.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "../curves/bls12_377.hpp"
+#include "../curves/bls12_381.hpp"
+#include "../curves/bn254.hpp"
+#include "../ec/xyzz.hpp"
+
+#define MSM_FOR_EACH_CURVE(X) \
+  X(::msm::curves::bn254::g1) \
+  X(::msm::curves::bls12_381::g1) X(::msm::curves::bls12_377::g1)
+
+namespace msm::gpu {
+
+template <class G>
+using AffineOf = ec::Affine<typename G::field>;
+template <class G>
+using XyzzOf = ec::XYZZ<typename G::field>;
+
+// Device pointers and sizes of one context's pipeline (engine.cu allocates them).
+template <class G>
+struct Workspace {
+  using A = AffineOf<G>;
+  using X = XyzzOf<G>;
+  uint32_t n = 0;          // points
+  int c = 0;               // window bits
+  int W = 0;               // windows (Alg. 3, with the top-window carry)
+  int tau = 0;             // 2^h·P stored for h ≤ tau
+  uint32_t T = 0;          // Alg. 4 threads per window
+  const A* table = nullptr;             // [(tau+1)·n]: table[h·n + i] = 2^h·P_i
+  const uint32_t* recode_table = nullptr;  // [2^c + 1]
+  uint32_t* keys_in = nullptr;   // [W·n] bucket of each digit (0 = zero digit)
+  uint32_t* vals_in = nullptr;   // [W·n] i << 5 | EXP << 1 | SIGN
+  uint32_t* keys = nullptr;      // [W·n] sorted per window
+  uint32_t* vals = nullptr;      // [W·n]
+  void* sort_temp = nullptr;
+  size_t sort_temp_bytes = 0;
+  X* buffer = nullptr;           // [W·(T + M)] Alg. 4 compact buffers
+  uint32_t* buf_offset = nullptr;  // [W·T]
+  uint32_t* buf_index = nullptr;   // [W·(T + M)]
+  uint32_t* buf_used = nullptr;    // [W·T]
+  X* buckets = nullptr;          // [W·M], M = 2^(c−2)
+  uint4* heavy = nullptr;        // [W·M] buckets left to the block-wide path: {j·M + p, t0, t1, 0}
+  uint32_t* heavy_count = nullptr;
+  X* bhat0 = nullptr;            // [W] B̂_1 per window
+  X* window_sums = nullptr;      // [W] Q_j
+  MSM_HD uint32_t M() const { return 1u << (c - 2); }
+  MSM_HD uint32_t slots() const { return T + M(); }
+};
+
+// precompute.cu: table levels 1 … tau from level 0 (already uploaded).
+template <class G>
+void build_table(AffineOf<G>* table, uint32_t n, int tau, cudaStream_t s);
+
+// recode.cu: scalars [n × 8 words] → keys_in / vals_in.
+template <class G>
+void launch_recode(const Workspace<G>& w, const uint32_t* scalars, cudaStream_t s);
+
+// sort.cu (curve-independent): temp bytes for n items, and the per-window sorts.
+size_t sort_temp_bytes(uint32_t n, int key_bits);
+void sort_windows(void* temp, size_t temp_bytes, const uint32_t* keys_in, uint32_t* keys_out, const uint32_t* vals_in,
+                  uint32_t* vals_out, uint32_t n, int W, int key_bits, cudaStream_t s);
+
+// accumulate.cu: Alg. 4. accumulate_threads: resident threads the device can run for this kernel.
+template <class G>
+uint32_t accumulate_threads(int device);
+template <class G>
+void launch_accumulate(const Workspace<G>& w, cudaStream_t s);
+
+// aggregate.cu: Alg. 5 (light buckets per thread, heavy ones per block).
+template <class G>
+void launch_aggregate(const Workspace<G>& w, int device, cudaStream_t s);
+
+// reduce.cu: §3.4 in one cooperative launch → window_sums.
+template <class G>
+void launch_reduce(const Workspace<G>& w, int device, cudaStream_t s);
+
+}  // namespace msm::gpu
