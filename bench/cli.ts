@@ -6,6 +6,7 @@
 // timed region. Peers get their natural inputs (ffjavascript: LEM bases and scalar bytes).
 
 import fs = require('fs');
+import os = require('os');
 import path = require('path');
 import { parseArgs } from 'util';
 import { CURVE_NAMES, CURVES, info, MsmContext, type AffinePoint, type CurveName } from '../lib';
@@ -135,7 +136,7 @@ export async function main(argv: string[]): Promise<number> {
   const seed = int(values.seed, 'seed', 0, 2 ** 32 - 1, Rng.freshSeed());
   const peers: Peer[] = peerNames.map((p) => (p === 'ffjavascript' ? ffjavascriptPeer() : noblePeer()));
   const m = machine();
-  log(`msm-cuda bench: ${m.cpu} (${m.cores} cores), node ${m.node}, GPU ${m.gpu?.name ?? `none (${m.cudaReason})`}; seed ${seed}, ${dist} scalars`);
+  log(`msm-cuda bench: ${m.cpu} (${m.cores} cores, load ${m.loadAverage}), node ${m.node}, GPU ${m.gpu?.name ?? `none (${m.cudaReason})`}; seed ${seed}, ${dist} scalars`);
   if (peerNames.includes('noble')) log(`  @noble/curves only up to ${sizeLabel(nobleMax)} (--noble-max-log): it is single-threaded JS`);
 
   const results: Measurement[] = [];
@@ -182,7 +183,7 @@ export async function main(argv: string[]): Promise<number> {
   }
 
   printTable(results);
-  const doc = { date: new Date().toISOString(), machine: m, seed, distribution: dist, runs, note: 'medianMs: median of the timed runs after one warm-up; setupMs: MsmContext creation (not timed in medianMs)', results };
+  const doc = { date: new Date().toISOString(), machine: m, loadAverageAtEnd: Math.round(os.loadavg()[0] * 100) / 100, seed, distribution: dist, runs, note: 'medianMs: median of the timed runs after one warm-up; setupMs: MsmContext creation (not timed in medianMs)', results };
   if (values.out) {
     fs.mkdirSync(path.dirname(path.resolve(values.out)), { recursive: true });
     fs.writeFileSync(values.out, JSON.stringify(doc, null, 2) + '\n');

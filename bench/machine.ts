@@ -14,6 +14,8 @@ export interface Machine {
   cudaReason: string | null;
   addon: string | null;
   commit: string | null;
+  /** 1-minute load average when the run started (other work on the machine skews timings). */
+  loadAverage: number;
 }
 
 export function machine(): Machine {
@@ -35,5 +37,6 @@ export function machine(): Machine {
     cudaReason: i.cuda.available ? null : i.cuda.reason,
     addon: i.version,
     commit,
+    loadAverage: Math.round(os.loadavg()[0] * 100) / 100,
   };
 }
