@@ -42,7 +42,7 @@ def gen(n):
     outs = ', '.join(f'[t{i}] "+&r"(t[{i}])' for i in range(n + 1))
     return f'''// {n} limbs: r = a·b·2^(−{64*n}) mod p, result in [0, 2p) as n limbs (the caller reduces once).
 // p_inv: p[0..{n-1}] then −p⁻¹ mod 2^64. Needs p < 2^({64*n}−2) so t fits n+1 words.
-inline void mont_mul_adx_{n}(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p_inv) {{
+inline __attribute__((always_inline)) void mont_mul_adx_{n}(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p_inv) {{
   uint64_t t[{n+1}] = {{}};
   uint64_t lo, hi;
   asm(

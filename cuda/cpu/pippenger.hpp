@@ -12,10 +12,12 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <thread>
 #include <vector>
 
 #include "../ec/xyzz.hpp"
+#include "affine_buckets.hpp"
 #include "parallel.hpp"
 
 namespace msm::cpu {
@@ -88,12 +90,25 @@ class Pippenger {
     const int tasks = W * parts;
     std::vector<X> task_sum(size_t(tasks), X::infinity());
     std::atomic<int> next{0};
+    const size_t m = size_t(1) << (c - 1);
+    // Batch-affine buckets pay off once a task's range is large against the bucket count (each
+    // batch needs an inversion; the buckets' first points cost nothing in either form).
+    // With ≥ 16 buckets per batch entry, a point meets its bucket already in the open batch (and
+    // takes the XYZZ side path) at most 1/16 of the time.
+    const bool batch_affine = m >= 16 * kBatch && n / size_t(parts) >= 2 * m;
     parallel(threads, [&](int) {
-      std::vector<X> buckets(size_t(1) << (c - 1));
+      std::vector<X> buckets;
+      std::unique_ptr<AffineBuckets<F>> affine;
+      if (batch_affine)
+        affine = std::make_unique<AffineBuckets<F>>(m, kBatch);
+      else
+        buckets.resize(m);
       for (int task; (task = next.fetch_add(1)) < tasks;) {
         const int w = task / parts, part = task % parts;
         const size_t lo = n * part / parts, hi = n * (part + 1) / parts;
-        task_sum[size_t(task)] = window_sum(points, &digits[size_t(w) * n], lo, hi, buckets);
+        const uint32_t* d = &digits[size_t(w) * n];
+        task_sum[size_t(task)] =
+            batch_affine ? window_sum_affine(points, d, lo, hi, *affine) : window_sum(points, d, lo, hi, buckets);
       }
     });
 
@@ -108,6 +123,18 @@ class Pippenger {
   }
 
  private:
+  static constexpr size_t kBatch = 256;
+
+  static X window_sum_affine(const A* points, const uint32_t* digits, size_t lo, size_t hi, AffineBuckets<F>& b) {
+    b.reset();
+    for (size_t i = lo; i < hi; ++i) {
+      const uint32_t e = digits[i];
+      if (e == 0) continue;
+      b.add((e >> 1) - 1, (e & 1) ? -points[i] : points[i]);
+    }
+    return b.weighted_sum();
+  }
+
   static X window_sum(const A* points, const uint32_t* digits, size_t lo, size_t hi, std::vector<X>& buckets) {
     for (auto& b : buckets) b = X::infinity();
     for (size_t i = lo; i < hi; ++i) {

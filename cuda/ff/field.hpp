@@ -67,12 +67,12 @@ struct alignas(16) Fp {
   }
 
   // ---- comparisons -----------------------------------------------------------------------------
-  MSM_HD bool is_zero() const {
+  MSM_HD MSM_INLINE bool is_zero() const {
     uint64_t acc = 0;
     MSM_UNROLL for (int i = 0; i < N; ++i) acc |= limb[i];
     return acc == 0;
   }
-  MSM_HD friend bool operator==(const Fp& a, const Fp& b) {
+  MSM_HD MSM_INLINE friend bool operator==(const Fp& a, const Fp& b) {
     uint64_t acc = 0;
     MSM_UNROLL for (int i = 0; i < N; ++i) acc |= a.limb[i] ^ b.limb[i];
     return acc == 0;
@@ -85,7 +85,7 @@ struct alignas(16) Fp {
     return borrow != 0;
   }
   // cond ? a : b without a data-dependent branch.
-  MSM_HD static Fp select(bool cond, const Fp& a, const Fp& b) {
+  MSM_HD MSM_INLINE static Fp select(bool cond, const Fp& a, const Fp& b) {
     const uint64_t m = uint64_t(0) - uint64_t(cond);
     Fp r;
     MSM_UNROLL for (int i = 0; i < N; ++i) r.limb[i] = (a.limb[i] & m) | (b.limb[i] & ~m);
@@ -94,20 +94,20 @@ struct alignas(16) Fp {
 
   // ---- additive group ------------------------------------------------------------------------
   // r − p if r ≥ p (or if the top limb carried out), else r.
-  MSM_HD static Fp reduce_once(const Fp& r, uint64_t carry) {
+  MSM_HD MSM_INLINE static Fp reduce_once(const Fp& r, uint64_t carry) {
     Fp t;
     uint64_t borrow = 0;
     MSM_UNROLL for (int i = 0; i < N; ++i) t.limb[i] = sbb(r.limb[i], P::modulus::at(i), borrow);
     // Keep t when the subtraction did not borrow, or when the sum had overflowed 64N bits.
     return select(carry != 0 || borrow == 0, t, r);
   }
-  MSM_HD friend Fp operator+(const Fp& a, const Fp& b) {
+  MSM_HD MSM_INLINE friend Fp operator+(const Fp& a, const Fp& b) {
     Fp r;
     uint64_t carry = 0;
     MSM_UNROLL for (int i = 0; i < N; ++i) r.limb[i] = adc(a.limb[i], b.limb[i], carry);
     return reduce_once(r, carry);
   }
-  MSM_HD friend Fp operator-(const Fp& a, const Fp& b) {
+  MSM_HD MSM_INLINE friend Fp operator-(const Fp& a, const Fp& b) {
     Fp r;
     uint64_t borrow = 0;
     MSM_UNROLL for (int i = 0; i < N; ++i) r.limb[i] = sbb(a.limb[i], b.limb[i], borrow);
@@ -116,14 +116,14 @@ struct alignas(16) Fp {
     MSM_UNROLL for (int i = 0; i < N; ++i) r.limb[i] = adc(r.limb[i], P::modulus::at(i) & m, carry);
     return r;
   }
-  MSM_HD Fp operator-() const { return zero() - *this; }
-  MSM_HD Fp dbl() const { return *this + *this; }
+  MSM_HD MSM_INLINE Fp operator-() const { return zero() - *this; }
+  MSM_HD MSM_INLINE Fp dbl() const { return *this + *this; }
   MSM_HD Fp& operator+=(const Fp& b) { return *this = *this + b; }
   MSM_HD Fp& operator-=(const Fp& b) { return *this = *this - b; }
   MSM_HD Fp& operator*=(const Fp& b) { return *this = *this * b; }
 
   // ---- multiplication --------------------------------------------------------------------------
-  MSM_HD friend Fp operator*(const Fp& a, const Fp& b) {
+  MSM_HD MSM_INLINE friend Fp operator*(const Fp& a, const Fp& b) {
 #if defined(__CUDA_ARCH__) && defined(MSM_FF_HAVE_PTX)
     Fp r;
     device_mont_mul<P>(reinterpret_cast<uint32_t*>(r.limb), reinterpret_cast<const uint32_t*>(a.limb),
@@ -133,7 +133,7 @@ struct alignas(16) Fp {
     return mont_mul(a, b);
 #endif
   }
-  MSM_HD Fp sqr() const {
+  MSM_HD MSM_INLINE Fp sqr() const {
 #if defined(__CUDA_ARCH__) && defined(MSM_FF_HAVE_PTX)
     Fp r;
     device_mont_sqr<P>(reinterpret_cast<uint32_t*>(r.limb), reinterpret_cast<const uint32_t*>(limb));
@@ -148,7 +148,7 @@ struct alignas(16) Fp {
   // When the top limb of p is < 2^63 − 1 (all curves here) the running sum never needs the extra
   // (N+1)th and (N+2)th words, which saves two additions per outer step (the "no-carry"
   // observation of the gnark-crypto authors, hackmd.io/@gnark/modular_multiplication).
-  MSM_HD static Fp mont_mul(const Fp& a, const Fp& b) {
+  MSM_HD MSM_INLINE static Fp mont_mul(const Fp& a, const Fp& b) {
 #if defined(MSM_X86_ASM)
     if constexpr ((N == 4 || N == 6) && P::modulus::at(N - 1) < (1ull << 62)) {
       if (host_has_adx) {

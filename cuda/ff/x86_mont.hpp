@@ -11,7 +11,7 @@ namespace msm::ff::x86 {
 
 // 4 limbs: r = a·b·2^(−256) mod p, result in [0, 2p) as n limbs (the caller reduces once).
 // p_inv: p[0..3] then −p⁻¹ mod 2^64. Needs p < 2^(256−2) so t fits n+1 words.
-inline void mont_mul_adx_4(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p_inv) {
+inline __attribute__((always_inline)) void mont_mul_adx_4(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p_inv) {
   uint64_t t[5] = {};
   uint64_t lo, hi;
   asm(
@@ -156,7 +156,7 @@ inline void mont_mul_adx_4(uint64_t* r, const uint64_t* a, const uint64_t* b, co
 
 // 6 limbs: r = a·b·2^(−384) mod p, result in [0, 2p) as n limbs (the caller reduces once).
 // p_inv: p[0..5] then −p⁻¹ mod 2^64. Needs p < 2^(384−2) so t fits n+1 words.
-inline void mont_mul_adx_6(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p_inv) {
+inline __attribute__((always_inline)) void mont_mul_adx_6(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p_inv) {
   uint64_t t[7] = {};
   uint64_t lo, hi;
   asm(
