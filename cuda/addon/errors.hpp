@@ -24,7 +24,7 @@ struct Failure {
     } catch (const EngineError& e) {
       return {e.code, e.what(), e.index};
     } catch (const std::bad_alloc&) {
-      return {"ERR_OUT_OF_MEMORY", "host memory allocation failed", -1};
+      return {"ERR_INTERNAL", "host memory allocation failed", -1};
     } catch (const std::exception& e) {
       return {"ERR_INTERNAL", e.what(), -1};
     } catch (...) {
