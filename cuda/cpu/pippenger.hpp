@@ -23,7 +23,7 @@
 namespace msm::cpu {
 
 // W = ⌈(bits + 1)/c⌉ windows: one more bit than the scalar so the carry out of the top window is
-// always absorbed (the top chunk is then < 2^(c−1), and chunk + carry ≤ 2^(c−1) needs no carry).
+// always absorbed (see SignedDigits), for every bit length, multiples of c included.
 inline int window_count(unsigned scalar_bits, int c) { return int((scalar_bits + 1 + c - 1) / c); }
 
 // c minimising the addition count W(c)·(n + 2·2^(c−1)): n bucket additions per window plus the
@@ -38,27 +38,41 @@ inline int choose_window(size_t n, unsigned scalar_bits) {
   return best;
 }
 
-// Digit encoding: 0 for d = 0, else (|d| << 1) | (d < 0). Window-major: digits[w·n + i].
-inline void recode_signed(const uint8_t* scalar_le, size_t scalar_bytes, int c, int windows, uint32_t* out,
-                          size_t stride) {
-  uint64_t limb[5] = {0, 0, 0, 0, 0};
-  for (size_t b = 0; b < scalar_bytes && b < 32; ++b) limb[b / 8] |= uint64_t(scalar_le[b]) << (8 * (b % 8));
-  const uint32_t half = 1u << (c - 1), full = 1u << c, mask = full - 1;
-  uint32_t carry = 0;
-  for (int w = 0; w < windows; ++w) {
-    const unsigned bit = unsigned(w) * unsigned(c), li = bit / 64, sh = bit % 64;
-    uint64_t v = li < 5 ? limb[li] >> sh : 0;
-    if (sh + unsigned(c) > 64 && li + 1 < 5) v |= limb[li + 1] << (64 - sh);
-    uint32_t d = (uint32_t(v) & mask) + carry;
-    if (d > half) {
-      carry = 1;  // d − 2^c ∈ [−2^(c−1), 0]; d = 2^c (chunk 2^c − 1 plus carry) gives digit 0
-      out[size_t(w) * stride] = d == full ? 0u : ((full - d) << 1) | 1u;
-    } else {
-      carry = 0;
-      out[size_t(w) * stride] = d << 1;
-    }
+// Signed c-bit digits without a carry chain: with H = Σ_w (2^(c−1) − 1)·2^(wc), the c-bit chunks
+// of t = k + H, less 2^(c−1) − 1 each, are digits d_w ∈ [−(2^(c−1) − 1), 2^(c−1)] with
+// Σ_w d_w·2^(wc) = k (adding 2^(c−1) − 1 to a chunk carries exactly when the chunk plus the
+// incoming carry exceeds 2^(c−1), the usual recoding rule). t < 2^(Wc) since k < 2^(Wc−1) and
+// H < 2^(Wc−1), so the top window absorbs every carry. Each window reads its digit straight from t:
+// n·kLimbs words in all instead of n·W digits.
+struct SignedDigits {
+  static constexpr int kLimbs = 5;  // Wc ≤ bits + c ≤ 256 + 20 < 320
+  int c, windows;
+  uint64_t offset[kLimbs] = {};  // H
+
+  SignedDigits(int c_, int windows_) : c(c_), windows(windows_) {
+    for (int w = 0; w < windows; ++w) set_bits(offset, unsigned(w) * unsigned(c), (uint64_t(1) << (c - 1)) - 1);
   }
-}
+  // t = k + H for a little-endian scalar of up to 32 bytes; k = 0 (or a skipped point) gives H.
+  void encode(const uint8_t* k_le, size_t bytes, uint64_t* t) const {
+    uint64_t k[kLimbs] = {};
+    for (size_t b = 0; b < bytes && b < 32; ++b) k[b / 8] |= uint64_t(k_le[b]) << (8 * (b % 8));
+    uint64_t carry = 0;
+    for (int i = 0; i < kLimbs; ++i) t[i] = ff::adc(k[i], offset[i], carry);
+  }
+  // d_w for the encoded t.
+  int32_t digit(const uint64_t* t, int w) const {
+    const unsigned bit = unsigned(w) * unsigned(c), li = bit / 64, sh = bit % 64;
+    uint64_t v = t[li] >> sh;
+    if (sh + unsigned(c) > 64 && li + 1 < unsigned(kLimbs)) v |= t[li + 1] << (64 - sh);
+    return int32_t(uint32_t(v) & ((1u << c) - 1)) - int32_t((1u << (c - 1)) - 1);
+  }
+
+ private:
+  static void set_bits(uint64_t* x, unsigned bit, uint64_t v) {
+    x[bit / 64] |= v << (bit % 64);
+    if (bit % 64 && bit / 64 + 1 < unsigned(kLimbs)) x[bit / 64 + 1] |= v >> (64 - bit % 64);
+  }
+};
 
 template <class F>
 class Pippenger {
@@ -72,17 +86,11 @@ class Pippenger {
     if (n == 0) return X::infinity();
     const int W = window_count(scalar_bits, c);
     threads = std::max(1, std::min<int>(threads, int((n + 255) / 256)));
-    std::vector<uint32_t> digits(size_t(W) * n);
-
-    // Recoding, split over the threads by point range.
-    parallel_ranges(n, threads, 256, [&](size_t lo, size_t hi) {
-      for (size_t i = lo; i < hi; ++i) {
-        if (skip && skip[i]) {
-          for (int w = 0; w < W; ++w) digits[size_t(w) * n + i] = 0;
-          continue;
-        }
-        recode_signed(scalars + i * scalar_bytes, scalar_bytes, c, W, &digits[i], n);
-      }
+    const SignedDigits sd(c, W);
+    constexpr int L = SignedDigits::kLimbs;
+    std::vector<uint64_t> t(n * L);
+    parallel_ranges(n, threads, 4096, [&](size_t lo, size_t hi) {
+      for (size_t i = lo; i < hi; ++i) sd.encode(scalars + i * scalar_bytes, skip && skip[i] ? 0 : scalar_bytes, &t[i * L]);
     });
 
     // Tasks: W windows × parts point ranges, ≥ 4 tasks per thread so the last ones balance.
@@ -108,9 +116,8 @@ class Pippenger {
       for (int task; (task = next.fetch_add(1)) < tasks;) {
         const int w = task / parts, part = task % parts;
         const size_t lo = n * part / parts, hi = n * (part + 1) / parts;
-        const uint32_t* d = &digits[size_t(w) * n];
-        task_sum[size_t(task)] =
-            batch_affine ? window_sum_affine(points, d, lo, hi, *affine) : window_sum(points, d, lo, hi, buckets);
+        task_sum[size_t(task)] = batch_affine ? window_sum_affine(points, sd, t.data(), w, lo, hi, *affine)
+                                              : window_sum(points, sd, t.data(), w, lo, hi, buckets);
       }
     });
 
@@ -125,23 +132,28 @@ class Pippenger {
   }
 
  private:
-  static X window_sum_affine(const A* points, const uint32_t* digits, size_t lo, size_t hi, AffineBuckets<F>& b) {
+  static X window_sum_affine(const A* points, const SignedDigits& sd, const uint64_t* t, int w, size_t lo, size_t hi,
+                             AffineBuckets<F>& b) {
     b.reset();
     for (size_t i = lo; i < hi; ++i) {
-      const uint32_t e = digits[i];
-      if (e == 0) continue;
-      b.add((e >> 1) - 1, (e & 1) ? -points[i] : points[i]);
+      const int32_t d = sd.digit(t + i * SignedDigits::kLimbs, w);
+      if (d > 0)
+        b.add(uint32_t(d - 1), points[i]);
+      else if (d < 0)
+        b.add(uint32_t(-d - 1), -points[i]);
     }
     return b.weighted_sum();
   }
 
-  static X window_sum(const A* points, const uint32_t* digits, size_t lo, size_t hi, std::vector<X>& buckets) {
+  static X window_sum(const A* points, const SignedDigits& sd, const uint64_t* t, int w, size_t lo, size_t hi,
+                      std::vector<X>& buckets) {
     for (auto& b : buckets) b = X::infinity();
     for (size_t i = lo; i < hi; ++i) {
-      const uint32_t e = digits[i];
-      if (e == 0) continue;
-      X& b = buckets[(e >> 1) - 1];
-      b = (e & 1) ? b.sub(points[i]) : b.add(points[i]);
+      const int32_t d = sd.digit(t + i * SignedDigits::kLimbs, w);
+      if (d > 0)
+        buckets[size_t(d - 1)] = buckets[size_t(d - 1)].add(points[i]);
+      else if (d < 0)
+        buckets[size_t(-d - 1)] = buckets[size_t(-d - 1)].sub(points[i]);
     }
     // Σ_k (k+1)·B_k = Σ_k running_k with running_k = B_m + … + B_k (two additions per bucket).
     X running = X::infinity(), total = X::infinity();
