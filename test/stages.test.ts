@@ -1,0 +1,332 @@
+// The GPU stages' index logic, run on the host through the addon's `testing` export from the same
+// __host__ __device__ code the kernels use (cuda/msm/*.cuh), against independent JS models:
+// Alg. 3 recoding and its mapping table, the top-window carry, the Alg. 4 compact-buffer layout,
+// the Alg. 5 search (light and block-split paths), and the §3.4 reduction schedule on integers.
+// Needs no GPU.
+
+import { loadNative } from '../lib/native';
+import { CURVES, type CurveName } from '../lib/curves';
+import { seededRng } from './support/data';
+
+interface Testing {
+  recodeTable(c: number): Uint32Array;
+  recodeScalars(c: number, windows: number, scalars: Uint8Array): Uint32Array;
+  numWindows(curve: string, c: number): number;
+  chooseWindow(curve: string, n: number): number;
+  accumulate(
+    keys: Uint32Array,
+    weights: BigUint64Array,
+    T: number,
+    c: number,
+  ): { first: number; offset: Uint32Array; used: Uint32Array; index: Uint32Array; buffer: BigUint64Array };
+  aggregate(
+    offset: Uint32Array,
+    used: Uint32Array,
+    index: Uint32Array,
+    buffer: BigUint64Array,
+    c: number,
+    stride: number,
+  ): { buckets: BigUint64Array; heavy: BigUint64Array; pieces: Uint32Array };
+  reduceSchedule(c: number): { layered: Uint32Array; tree: Uint32Array };
+  reduceIntegers(c: number, buckets: BigUint64Array, reverse: boolean): { suffix: BigUint64Array; bhat0: bigint; total: bigint; q: bigint };
+}
+
+let testing: Testing | undefined;
+let reason = '';
+try {
+  testing = (loadNative() as unknown as { testing?: Testing }).testing;
+  if (!testing) reason = 'the addon was built without cuda/addon/testing.cpp (MSM_NO_TESTING)';
+} catch (e) {
+  reason = `the native addon did not load: ${(e as Error).message}`;
+}
+if (!testing) process.stdout.write(`[skip] stages.test.ts: ${reason}\n`);
+const d = testing ? describe : describe.skip;
+const T = (): Testing => testing as Testing;
+
+const MASK64 = (1n << 64n) - 1n;
+// Plain checks inside hot loops (a jest expect per element would take minutes).
+function check(ok: boolean, msg: () => string): void {
+  if (!ok) throw new Error(msg());
+}
+const rng = seededRng('stages');
+
+// ---- Alg. 3 model -------------------------------------------------------------------------------
+const expBits = (c: number): number => {
+  let b = 0;
+  while (1 << b < c) b++;
+  return b;
+};
+function modelDigit(t: number, c: number): { khat: number; carry: number } {
+  const s = t >= 2 ** (c - 1) ? 1 : 0;
+  const kt = s ? 2 ** c - t : t;
+  if (kt === 0) return { khat: 0, carry: s };
+  let h = 0;
+  while (((kt >> h) & 1) === 0) h++;
+  const odd = kt >> h;
+  return { khat: ((odd << (expBits(c) + 1)) | (h << 1) | s) >>> 0, carry: s };
+}
+function modelRecode(k: bigint, c: number, W: number): { khat: number[]; carry: number } {
+  const out: number[] = [];
+  let carry = 0;
+  for (let j = 0; j < W; j++) {
+    const t = Number((k >> BigInt(j * c)) & ((1n << BigInt(c)) - 1n)) + carry;
+    const r = modelDigit(t, c);
+    out.push(r.khat);
+    carry = r.carry;
+  }
+  return { khat: out, carry };
+}
+// Σ_j (−1)^SIGN · ODD · 2^EXP · 2^(jc) from packed digits.
+function evaluate(khat: ArrayLike<number>, c: number): bigint {
+  const eb = expBits(c);
+  let v = 0n;
+  for (let j = 0; j < khat.length; j++) {
+    const x = khat[j];
+    if (x === 0) continue;
+    const odd = BigInt(x >>> (eb + 1));
+    const h = BigInt((x >>> 1) & ((1 << eb) - 1));
+    const term = (odd << h) << BigInt(j * c);
+    v += x & 1 ? -term : term;
+  }
+  return v;
+}
+const le32 = (k: bigint): Uint8Array => {
+  const b = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) b[i] = Number((k >> BigInt(8 * i)) & 0xffn);
+  return b;
+};
+
+const curveNames: CurveName[] = ['bn254', 'bls12-381', 'bls12-377'];
+
+d('Alg. 3 recoding (cuda/msm/recode.cuh)', () => {
+  test('mapping table = model for every c and t ∈ [0, 2^c]', () => {
+    for (let c = 2; c <= 16; c++) {
+      const table = T().recodeTable(c);
+      expect(table.length).toBe(2 ** c + 1);
+      for (let t = 0; t <= 2 ** c; t++) {
+        if (table[t] !== modelDigit(t, c).khat) throw new Error(`c=${c} t=${t}: ${table[t]} ≠ ${modelDigit(t, c).khat}`);
+      }
+      // ODD < 2^(c−1), odd; EXP ≤ c − 1; buckets ≤ 2^(c−2).
+      for (let t = 1; t < 2 ** c; t++) {
+        const odd = table[t] >>> (expBits(c) + 1);
+        check(odd % 2 === 1 && odd < 2 ** (c - 1) && (odd + 1) >> 1 <= 2 ** Math.max(0, c - 2), () => `c=${c} t=${t}: ODD ${odd}`);
+      }
+    }
+  });
+
+  test('numWindows adds a window exactly when the top digit can carry out', () => {
+    for (const name of curveNames) {
+      const r = CURVES[name].r;
+      const bits = r.toString(2).length;
+      for (let c = 2; c <= 16; c++) {
+        const w0 = Math.ceil(bits / c);
+        const top = Number((r - 1n) >> BigInt((w0 - 1) * c));
+        const want = top + 1 >= 2 ** (c - 1) ? w0 + 1 : w0;
+        expect(T().numWindows(name, c)).toBe(want);
+      }
+    }
+    // BLS12-381 with c = 16: r's top 15 bits 0x73ed < 2^15 − 1, so no extra window (footnote 2);
+    // BN254 with c = 2 (254 = 127·2): the top digit can be 2, so one more.
+    expect(T().numWindows('bls12-381', 16)).toBe(16);
+    expect(T().numWindows('bn254', 2)).toBe(128);
+  });
+
+  test('digits of adversarial and random scalars reconstruct k, no carry lost', () => {
+    for (const name of curveNames) {
+      const r = CURVES[name].r;
+      for (let c = 2; c <= 16; c++) {
+        const W = T().numWindows(name, c);
+        const ks: bigint[] = [0n, 1n, r - 1n, r - 2n, (r - 1n) >> 1n, 2n ** BigInt(c - 1), 2n ** BigInt(c) - 1n];
+        // Every window at 2^(c−1) − 1 or 2^(c−1) (maximal carries), clipped below r.
+        let a = 0n,
+          b = 0n;
+        for (let j = 0; j < W; j++) {
+          a |= BigInt(2 ** (c - 1)) << BigInt(j * c);
+          b |= BigInt(2 ** c - 1) << BigInt(j * c);
+        }
+        ks.push(a % r, b % r, (r - 1n) ^ (1n << BigInt(c - 1)));
+        for (let i = 0; i < 12; i++) ks.push(rng.below(r));
+        const bytes = new Uint8Array(32 * ks.length);
+        ks.forEach((k, i) => bytes.set(le32(k), 32 * i));
+        const got = T().recodeScalars(c, W, bytes);
+        ks.forEach((k, i) => {
+          const digits = got.subarray(i * W, (i + 1) * W);
+          const model = modelRecode(k, c, W);
+          expect(Array.from(digits)).toEqual(model.khat);
+          expect(model.carry).toBe(0);
+          if (evaluate(digits, c) !== k) throw new Error(`${name} c=${c}: k=${k} recodes to ${evaluate(digits, c)}`);
+        });
+      }
+    }
+  });
+
+  test('the cost model picks c ∈ [4, 16], non-decreasing in n', () => {
+    for (const name of curveNames) {
+      let prev = 0;
+      for (let e = 0; e <= 26; e++) {
+        const c = T().chooseWindow(name, 2 ** e);
+        expect(c).toBeGreaterThanOrEqual(4);
+        expect(c).toBeLessThanOrEqual(16);
+        expect(c).toBeGreaterThanOrEqual(prev);
+        prev = c;
+      }
+    }
+  });
+});
+
+// ---- Alg. 4 / Alg. 5 models ---------------------------------------------------------------------
+interface Model {
+  bucketSums: bigint[]; // index p = bucket p+1
+  threads: { offset: number; used: number; runs: { bucket: number; sum: bigint }[] }[];
+}
+function modelAccumulate(keys: number[], weights: bigint[], Tn: number, c: number): Model {
+  const M = 2 ** (c - 2);
+  const n = keys.length;
+  let first = 0;
+  while (first < n && keys[first] === 0) first++;
+  const m = n - first;
+  const chunk = Math.ceil(m / Tn);
+  const bucketSums = new Array<bigint>(M).fill(0n);
+  for (let i = first; i < n; i++) bucketSums[keys[i] - 1] = (bucketSums[keys[i] - 1] + weights[i]) & MASK64;
+  const threads: Model['threads'] = [];
+  for (let t = 0; t < Tn; t++) {
+    const s = first + Math.min(m, chunk * t);
+    const e = first + Math.min(m, chunk * (t + 1));
+    if (s >= e) {
+      threads.push({ offset: 0, used: 0, runs: [] });
+      continue;
+    }
+    const runs: { bucket: number; sum: bigint }[] = [];
+    for (let i = s; i < e; i++) {
+      if (runs.length === 0 || runs[runs.length - 1].bucket !== keys[i]) runs.push({ bucket: keys[i], sum: 0n });
+      const last = runs[runs.length - 1];
+      last.sum = (last.sum + weights[i]) & MASK64;
+    }
+    threads.push({ offset: t + keys[s], used: runs.length, runs });
+  }
+  return { bucketSums, threads };
+}
+
+function checkStages(name: string, keys: number[], Tn: number, c: number): void {
+  const M = 2 ** (c - 2);
+  const weights = keys.map(() => rng.bits(64));
+  const got = T().accumulate(Uint32Array.from(keys), BigUint64Array.from(weights), Tn, c);
+  const model = modelAccumulate(keys, weights, Tn, c);
+  const slots = Tn + M;
+  expect(got.index.length).toBe(slots);
+  const owner = new Int32Array(slots).fill(-1);
+  for (let t = 0; t < Tn; t++) {
+    const mt = model.threads[t];
+    if (got.used[t] !== mt.used) throw new Error(`${name}: thread ${t} used ${got.used[t]} ≠ ${mt.used}`);
+    if (mt.used === 0) continue;
+    check(got.offset[t] === mt.offset, () => `${name}: thread ${t} offset ${got.offset[t]} ≠ ${mt.offset}`);
+    for (let k = 0; k < mt.used; k++) {
+      const slot = mt.offset + k;
+      if (slot >= slots) throw new Error(`${name}: thread ${t} writes slot ${slot} ≥ T + 2^(c−2) = ${slots}`);
+      if (owner[slot] !== -1) throw new Error(`${name}: slot ${slot} written by threads ${owner[slot]} and ${t}`);
+      owner[slot] = t;
+      check(got.index[slot] === mt.runs[k].bucket && got.buffer[slot] === mt.runs[k].sum, () => `${name}: slot ${slot} wrong`);
+    }
+  }
+  // Slots nobody owns were never written.
+  for (let s = 0; s < slots; s++) check(owner[s] !== -1 || got.index[s] === 0xffffffff, () => `${name}: stray write at slot ${s}`);
+
+  const holders = new Array<number>(M).fill(0);
+  for (const th of model.threads) for (const r of th.runs) holders[r.bucket - 1]++;
+  for (const stride of [1, 3, 128]) {
+    const agg = T().aggregate(got.offset, got.used, got.index, got.buffer, c, stride);
+    for (let p = 0; p < M; p++) {
+      if (agg.buckets[p] !== model.bucketSums[p]) throw new Error(`${name}: bucket ${p + 1}: ${agg.buckets[p]} ≠ ${model.bucketSums[p]}`);
+      if (agg.heavy[p] !== model.bucketSums[p]) throw new Error(`${name}: bucket ${p + 1} (stride ${stride}) wrong`);
+      // The piece range covers exactly the threads holding bucket p+1 (plus at most a gap thread).
+      check(agg.pieces[p] >= holders[p] && agg.pieces[p] <= holders[p] + 1, () => `${name}: bucket ${p + 1} pieces ${agg.pieces[p]} vs ${holders[p]} holders`);
+    }
+  }
+}
+
+const sorted = (a: number[]): number[] => a.sort((x, y) => x - y);
+
+d('Alg. 4 buffers and Alg. 5 search (cuda/msm/accumulate.cuh, aggregate.cuh)', () => {
+  test('all entries in one bucket (one run spread over every thread)', () => {
+    checkStages('one bucket', new Array(1000).fill(5), 64, 6);
+    checkStages('one bucket, top', new Array(257).fill(16), 16, 6);
+  });
+  test('every bucket once, and each bucket many times', () => {
+    const c = 8,
+      M = 2 ** (c - 2);
+    checkStages('each once', Array.from({ length: M }, (_, i) => i + 1), 7, c);
+    checkStages('each 13×', sorted(Array.from({ length: 13 * M }, (_, i) => (i % M) + 1)), 50, c);
+  });
+  test('bucket boundaries exactly on thread edges', () => {
+    const Tn = 32,
+      L = 8;
+    checkStages('edges', Array.from({ length: Tn * L }, (_, i) => Math.floor(i / L) + 1), Tn, 8);
+    // Boundaries one before and one after every edge.
+    checkStages('edges−1', Array.from({ length: Tn * L }, (_, i) => Math.floor((i + 1) / L) + 1), Tn, 8);
+    checkStages('edges+1', Array.from({ length: Tn * L }, (_, i) => Math.floor(Math.max(0, i - 1) / L) + 1), Tn, 8);
+  });
+  test('empty threads: fewer entries than threads, all zero digits, mostly zero', () => {
+    checkStages('n < T', [1, 1, 2, 3, 3, 3, 4], 64, 4);
+    checkStages('all zero', new Array(100).fill(0), 16, 6);
+    checkStages('single', [3], 8, 4);
+    checkStages('mostly zero', sorted([...new Array(900).fill(0), ...Array.from({ length: 100 }, () => 1 + rng.int(16))]), 40, 6);
+  });
+  test('random sorted keys over several (n, T, c)', () => {
+    for (const [n, Tn, c] of [
+      [5000, 128, 10],
+      [777, 100, 4],
+      [4096, 4096, 12],
+      [10000, 33, 7],
+      [300, 512, 16],
+    ]) {
+      const M = 2 ** (c - 2);
+      checkStages(`random ${n}/${Tn}/${c}`, sorted(Array.from({ length: n }, () => rng.int(M + 1))), Tn, c);
+    }
+  });
+  test('few distinct buckets (the heavy path: a bucket over many threads)', () => {
+    const c = 12,
+      M = 2 ** (c - 2);
+    const vals = Array.from({ length: 32 }, () => 1 + rng.int(M));
+    checkStages('32 distinct', sorted(Array.from({ length: 20000 }, () => vals[rng.int(32)])), 1000, c);
+  });
+});
+
+// ---- §3.4 schedule -------------------------------------------------------------------------------
+d('§3.4 layered reduction schedule (cuda/msm/reduce.cuh)', () => {
+  test('each round: unique destinations, never read by another task of the round', () => {
+    for (let c = 2; c <= 16; c++) {
+      const s = T().reduceSchedule(c);
+      for (const list of [s.layered, s.tree]) {
+        const rounds = new Map<number, { dst: Set<number>; src: Set<number> }>();
+        for (let i = 0; i < list.length; i += 3) {
+          const r = list[i];
+          if (!rounds.has(r)) rounds.set(r, { dst: new Set(), src: new Set() });
+          const e = rounds.get(r)!;
+          check(!e.dst.has(list[i + 1]), () => `c=${c} round ${r}: destination ${list[i + 1]} twice`);
+          e.dst.add(list[i + 1]);
+          e.src.add(list[i + 2]);
+          check(list[i + 1] < 2 ** (c - 2) && list[i + 2] < 2 ** (c - 2), () => `c=${c}: index out of range`);
+        }
+        for (const e of rounds.values()) for (const x of e.dst) check(!e.src.has(x), () => `c=${c}: ${x} read and written in one round`);
+        expect(rounds.size).toBe(c - 2);
+      }
+    }
+  });
+  test('on integers: suffix sums, B̂_1 and Q = Σ (2p+1)·B_p, tasks in any order', () => {
+    for (let c = 2; c <= 16; c++) {
+      const M = 2 ** (c - 2);
+      const B = Array.from({ length: M }, () => rng.bits(64));
+      const suffix = new Array<bigint>(M);
+      let acc = 0n;
+      for (let p = M - 1; p >= 0; p--) suffix[p] = acc = (acc + B[p]) & MASK64;
+      let q = 0n;
+      for (let p = 0; p < M; p++) q = (q + BigInt(2 * p + 1) * B[p]) & MASK64;
+      for (const reverse of [false, true]) {
+        const got = T().reduceIntegers(c, BigUint64Array.from(B), reverse);
+        expect(Array.from(got.suffix)).toEqual(suffix);
+        expect(got.bhat0).toBe(suffix[0]);
+        expect(got.q).toBe(q);
+      }
+    }
+  });
+});
