@@ -196,7 +196,7 @@ export async function main(argv: string[]): Promise<number> {
 function printTable(results: Measurement[]): void {
   const impls = [...new Set(results.map((r) => r.impl))];
   const rows = [...new Set(results.map((r) => `${r.curve} ${r.n}`))];
-  const header = ['curve', 'n', ...impls, ...(impls.includes('ffjavascript') ? impls.filter((x) => x.startsWith('msm-cuda')).map((x) => `ffjs/${x.slice(9)}`) : [])];
+  const header = ['curve', 'n', ...impls, ...(impls.includes('ffjavascript') ? impls.filter((x) => x.startsWith('msm-cuda')).map((x) => `speedup ${x.slice(9)} vs ffjs`) : [])];
   const lines = [header.join('\t')];
   for (const row of rows) {
     const [curve, nStr] = row.split(' ');

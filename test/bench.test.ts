@@ -53,5 +53,5 @@ test('the bench CLI measures, checks and writes JSON', async () => {
     expect(r.runsMs).toHaveLength(2);
     expect(r.medianMs).toBeGreaterThan(0);
   }
-  expect(printed).toMatch(/ffjs\/cpu/);
+  expect(printed).toMatch(/speedup cpu vs ffjs/);
 });
