@@ -5,9 +5,13 @@
 // the scalar uploads through pinned staging on a second stream so the next upload overlaps the
 // current compute. Calls on one device are serialised by a per-device mutex.
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "device.cuh"
@@ -44,6 +48,43 @@ struct Event {
 };
 
 __global__ void probe_kernel() {}
+
+// MSM_CUDA_PROFILE=1: per-stage device times of every msm() on stderr (events between stages).
+class Profiler {
+ public:
+  Profiler() : on_(std::getenv("MSM_CUDA_PROFILE") != nullptr) {}
+  void mark(const char* name, cudaStream_t s) {
+    if (!on_) return;
+    if (count_ == kMax) return;
+    if (!ev_[count_]) MSM_CUDA_CHECK(cudaEventCreate(&ev_[count_]));
+    MSM_CUDA_CHECK(cudaEventRecord(ev_[count_], s));
+    names_[count_++] = name;
+  }
+  void reset() { count_ = 0; }
+  void report(size_t n, double host_ms) {
+    if (!on_ || count_ < 2) return;
+    MSM_CUDA_CHECK(cudaEventSynchronize(ev_[count_ - 1]));
+    std::fprintf(stderr, "[msm-cuda profile] n=%zu", n);
+    for (int i = 1; i < count_; ++i) {
+      float ms = 0;
+      MSM_CUDA_CHECK(cudaEventElapsedTime(&ms, ev_[i - 1], ev_[i]));
+      std::fprintf(stderr, " %s %.3f", names_[i], ms);
+    }
+    std::fprintf(stderr, " | host total %.3f ms\n", host_ms);
+    count_ = 0;
+  }
+  ~Profiler() {
+    for (auto e : ev_)
+      if (e) cudaEventDestroy(e);
+  }
+
+ private:
+  static constexpr int kMax = 16;
+  bool on_;
+  int count_ = 0;
+  cudaEvent_t ev_[kMax] = {};
+  const char* names_[kMax] = {};
+};
 
 template <class G>
 class CudaEngine final : public Engine {
@@ -121,13 +162,19 @@ class CudaEngine final : public Engine {
     check_size(n);
     if (n_ == 0) return write_result(X::infinity(), out);
     std::lock_guard<std::mutex> lock(device_mutex(device_));
+    const auto t0 = std::chrono::steady_clock::now();
     MSM_CUDA_CHECK(cudaSetDevice(device_));
-    MSM_CUDA_CHECK(cudaMemcpyAsync(scalars_[0].get(), scalars, size_t(n_) * 32, cudaMemcpyHostToDevice, stream_->s));
+    prof_.reset();
+    prof_.mark("start", stream_->s);
+    upload(scalars, scalars_[0].get());
+    prof_.mark("upload", stream_->s);
     run(scalars_[0].get());
     MSM_CUDA_CHECK(cudaMemcpyAsync(pinned_out_.get(), w_.window_sums, size_t(w_.W) * sizeof(X),
                                    cudaMemcpyDeviceToHost, stream_->s));
+    prof_.mark("download", stream_->s);
     MSM_CUDA_CHECK(cudaStreamSynchronize(stream_->s));
     write_result(horner(pinned_out_.get()), out);
+    prof_.report(n_, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
 
   void msm_batch(const std::vector<const uint8_t*>& scalars, size_t n, uint8_t* outs) override {
@@ -139,6 +186,7 @@ class CudaEngine final : public Engine {
     }
     std::lock_guard<std::mutex> lock(device_mutex(device_));
     MSM_CUDA_CHECK(cudaSetDevice(device_));
+    prof_.reset();
     ensure_staging();
     const size_t bytes = size_t(n_) * 32;
     const size_t K = scalars.size();
@@ -237,16 +285,62 @@ class CudaEngine final : public Engine {
     }
   }
 
+  // Host scalars → d (on stream_'s order). Through pinned staging: the host threads each copy
+  // a slice into the staging buffer chunk by chunk and queue that chunk's DMA at once, so the
+  // copies run in parallel and overlap the transfers. MSM_CUDA_UPLOAD=pageable: one plain
+  // cudaMemcpyAsync from the caller's memory instead (for comparison).
+  void upload(const uint8_t* src, uint32_t* d) {
+    const size_t bytes = size_t(n_) * 32;
+    static const bool pageable = [] {
+      const char* e = std::getenv("MSM_CUDA_UPLOAD");
+      return e && std::string(e) == "pageable";
+    }();
+    if (pageable || bytes < (size_t(1) << 20)) {
+      MSM_CUDA_CHECK(cudaMemcpyAsync(d, src, bytes, cudaMemcpyHostToDevice, stream_->s));
+      return;
+    }
+    if (!pinned_in_[0].get()) pinned_in_[0].allocate(bytes);
+    uint8_t* stage = pinned_in_[0].get();
+    uint8_t* dst = reinterpret_cast<uint8_t*>(d);
+    const unsigned hc = std::max(1u, std::thread::hardware_concurrency());
+    const size_t threads = std::min<size_t>(std::min(hc, 8u), bytes >> 20);
+    constexpr size_t kChunk = size_t(4) << 20;
+    std::vector<cudaError_t> err(threads, cudaSuccess);
+    auto work = [&](size_t k) {
+      const size_t lo = bytes * k / threads, hi = bytes * (k + 1) / threads;
+      cudaError_t e = cudaSetDevice(device_);
+      for (size_t off = lo; off < hi && e == cudaSuccess; off += kChunk) {
+        const size_t len = std::min(kChunk, hi - off);
+        std::memcpy(stage + off, src + off, len);
+        e = cudaMemcpyAsync(dst + off, stage + off, len, cudaMemcpyHostToDevice, copy_stream_->s);
+      }
+      err[k] = e;
+    };
+    std::vector<std::thread> pool;
+    for (size_t k = 1; k < threads; ++k) pool.emplace_back(work, k);
+    work(0);
+    for (auto& t : pool) t.join();
+    for (cudaError_t e : err) MSM_CUDA_CHECK(e);
+    if (!uploaded_) uploaded_ = std::make_unique<Event>();
+    MSM_CUDA_CHECK(cudaEventRecord(uploaded_->e, copy_stream_->s));
+    MSM_CUDA_CHECK(cudaStreamWaitEvent(stream_->s, uploaded_->e, 0));
+  }
+
   // The pipeline on stream_ for scalars already on the device (or being copied before `stream_`).
   void run(const uint32_t* d_scalars, cudaEvent_t consumed = nullptr) {
     cudaStream_t s = stream_->s;
     launch_recode<G>(w_, d_scalars, s);
+    prof_.mark("recode", s);
     if (consumed) MSM_CUDA_CHECK(cudaEventRecord(consumed, s));
     sort_windows(w_.sort_temp, w_.sort_temp_bytes, w_.keys_in, w_.keys, w_.vals_in, w_.vals, n_, w_.W, key_bits(w_.c),
                  s);
+    prof_.mark("sort", s);
     launch_accumulate<G>(w_, s);
+    prof_.mark("accumulate", s);
     launch_aggregate<G>(w_, device_, s);
+    prof_.mark("aggregate", s);
     launch_reduce<G>(w_, device_, s);
+    prof_.mark("reduce", s);
   }
 
   // Q = Σ_j 2^(jc)·Q_j, top window first.
@@ -281,7 +375,8 @@ class CudaEngine final : public Engine {
   DeviceBuffer<uint4> heavy_;
   PinnedBuffer<uint8_t> pinned_in_[2];
   PinnedBuffer<X> pinned_out_;
-  std::unique_ptr<Event> staged_[2], consumed_[2], done_[2];
+  std::unique_ptr<Event> staged_[2], consumed_[2], done_[2], uploaded_;
+  Profiler prof_;
 };
 
 }  // namespace
