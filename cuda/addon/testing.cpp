@@ -6,6 +6,7 @@
 #include <napi.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -14,6 +15,7 @@
 #include "../curves/bls12_377.hpp"
 #include "../curves/bls12_381.hpp"
 #include "../curves/bn254.hpp"
+#include "../cpu/codec.hpp"
 #include "../ec/xyzz.hpp"
 #include "../engine.hpp"
 #include "../msm/accumulate.cuh"
@@ -357,6 +359,62 @@ Napi::Value gpu_field_selftest(const Napi::CallbackInfo& cb) {
 #endif
 }
 
+// engineBench(curve, points: Uint8Array (canonical x‖y), scalars: Uint8Array, runs, windowBits, tau)
+//   → { setupMs, runsMs: number[], deviceMemory, windowBits, tau, result: Uint8Array }
+// The CUDA engine alone (no N-API argument copies): context creation (upload + table) timed
+// apart; each run uploads the scalars, computes and downloads the result. CUDA builds only.
+Napi::Value engine_bench(const Napi::CallbackInfo& cb) {
+  Napi::Env env = cb.Env();
+#if defined(MSM_WITH_CUDA)
+  if (cb.Length() < 1 || !cb[0].IsString()) fail(env, "expected a curve");
+  const std::string name = cb[0].As<Napi::String>();
+  auto pts = typed_arg<Napi::Uint8Array>(cb, 1, "points");
+  auto sc = typed_arg<Napi::Uint8Array>(cb, 2, "scalars");
+  const uint32_t runs = u32_arg(cb, 3, "runs");
+  EngineOptions opt;
+  opt.window_bits = int(u32_arg(cb, 4, "windowBits"));
+  opt.tau = cb.Length() > 5 && cb[5].IsNumber() ? cb[5].As<Napi::Number>().Int32Value() : -1;
+  CurveId id;
+  if (name == "bn254") id = CurveId::BN254;
+  else if (name == "bls12-381") id = CurveId::BLS12_381;
+  else if (name == "bls12-377") id = CurveId::BLS12_377;
+  else fail(env, "unknown curve " + name);
+  const size_t fb = curve_shape(id).field_bytes, n = pts.ByteLength() / (2 * fb);
+  if (sc.ByteLength() != 32 * n) fail(env, "scalars must be 32 bytes per point");
+  try {
+    AffineBuffer buf = decode_points(id, pts.Data(), n, PointFormat::Canonical, Validation::None, 0);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto eng = make_cuda_engine(id, std::move(buf), opt);
+    const double setup = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    std::vector<uint8_t> out(2 * fb);
+    eng->msm(sc.Data(), n, out.data());  // warm-up
+    auto times = Napi::Array::New(env, runs);
+    for (uint32_t r = 0; r < runs; ++r) {
+      const auto a = std::chrono::steady_clock::now();
+      eng->msm(sc.Data(), n, out.data());
+      times.Set(r, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count());
+    }
+    auto o = Napi::Object::New(env);
+    o.Set("setupMs", setup);
+    o.Set("runsMs", times);
+    o.Set("deviceMemory", double(eng->device_memory()));
+    o.Set("windowBits", eng->window_bits());
+    o.Set("tau", eng->tau());
+    auto res = Napi::Uint8Array::New(env, out.size());
+    std::memcpy(res.Data(), out.data(), out.size());
+    o.Set("result", res);
+    return o;
+  } catch (const EngineError& e) {
+    Napi::Error err = Napi::Error::New(env, e.what());
+    err.Set("code", Napi::String::New(env, e.code));
+    throw err;
+  }
+#else
+  (void)cb;
+  return env.Undefined();
+#endif
+}
+
 }  // namespace
 
 void register_testing(Napi::Env env, Napi::Object exports) {
@@ -370,6 +428,7 @@ void register_testing(Napi::Env env, Napi::Object exports) {
   t.Set("reduceSchedule", Napi::Function::New(env, reduce_schedule, "reduceSchedule"));
   t.Set("reduceIntegers", Napi::Function::New(env, reduce_integers, "reduceIntegers"));
   t.Set("generatePoints", Napi::Function::New(env, generate_points_js, "generatePoints"));
+  t.Set("engineBench", Napi::Function::New(env, engine_bench, "engineBench"));
   t.Set("gpuFieldSelftest", Napi::Function::New(env, gpu_field_selftest, "gpuFieldSelftest"));
 #if defined(MSM_WITH_CUDA)
   t.Set("cudaCompiled", true);

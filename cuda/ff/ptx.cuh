@@ -5,23 +5,20 @@
 // array, viewed as n = 2N little-endian 32-bit words.
 //
 // Multiplication: coarsely integrated operand scanning (CIOS; Koç, Acar, Kaliski, IEEE Micro 1996)
-// with 32-bit words. Each outer step i adds a_i·b and m·p (m = t_0·(−p⁻¹) mod 2^32) to the running
-// sum t, each product as two carry chains, one over the low halves (mad.lo.cc / madc.lo.cc into
-// t_j) and one over the high halves (mad.hi.cc / madc.hi.cc into t_{j+1}), then shifts t down one
-// word. 4n² + O(n) multiply-adds.
+// with 32-bit words: each outer step i adds a_i·b and m·p (m = t_0·(−p⁻¹) mod 2^32) to the running
+// sum t and shifts it down one word; 4n² + O(n) multiply-adds. The products are laid out so that
+// ptxas issues each 32×32→64 multiply-add as a single IMAD.WIDE.U32(.X) (see device_mont_mul_eo).
+// Squaring uses the same routine (b = a): faster here than a separate squaring whose halved
+// multiplications each cost two instructions.
 //
-// Squaring: separated operand scanning. The off-diagonal products a_i·a_j (i < j) once, the sum
-// doubled by a shift chain, the diagonal a_i² added, then a Montgomery reduction of the 2n-word
-// square with one pending carry per row. ≈ 3n² + O(n) multiply-adds (vs 4n²).
-//
-// Both need the top 32-bit word of p below 2^30 (BN254, BLS12-381, BLS12-377 all qualify):
-// then the running sums never exceed n+1 words (CIOS) and the result is < 2p before the final
-// conditional subtraction, which brings it to [0, p) as field.hpp expects.
+// The top 32-bit word of p must be below 2^30 (BN254, BLS12-381, BLS12-377 all qualify): then the
+// running sum never exceeds n+1 words and the result is < 2p before the final conditional
+// subtraction, which brings it to [0, p) as field.hpp expects.
 //
 // Carry chains: each instruction is its own `asm volatile`; the carry flag is not an asm operand,
 // so this relies on nvcc keeping volatile asm in order and emitting no carry-using instruction
 // between them, the usual practice for PTX bignum code. The GPU self test (cuda/msm/selftest.cu,
-// test/gpu/field.test.ts) checks the result against the portable path on random vectors.
+// test/gpu/msm.test.ts) checks the result against the portable path on random vectors.
 #pragma once
 
 #if defined(__CUDACC__)
@@ -103,144 +100,88 @@ __device__ __forceinline__ void final_sub(uint32_t* r, const uint32_t* t) {
 
 }  // namespace ptx
 
-// r = a·b·2^(−32n) mod p. r may alias a or b.
+// r = a·b·2^(−32n) mod p by CIOS (see the header) in the "even/odd" form: each 32×32 product's
+// low and high halves go into
+// adjacent words of one carry chain (mad.lo.cc then madc.hi.cc on the same operands), which ptxas
+// can issue as one IMAD.WIDE.U32(.X) instead of an IMAD plus an IADD3.X. Per outer step i:
+//   A += a_i·b_j (j even, words j, j+1)            one chain
+//   O  = a_i·b_j (j odd, words j, j+1)             no carries: the pairs are disjoint
+//   m  = A_0·(−p⁻¹);  A += m·p_j (j even);  O += m·p_j (j odd)
+//   A += O (words 1 … n+1), then A >>= 32 (A_0 = 0)
+// — the running sum of plain CIOS (so its bounds: t < 2p before the final subtraction).
+// ptxas fuses each pair into one IMAD.WIDE.U32(.X): 560 SASS instructions per BLS12-381
+// product (288 for BN254) against 1,280 (600) for one chain of low halves and one of high halves.
 template <class P>
-__device__ __forceinline__ void device_mont_mul(uint32_t* r, const uint32_t* a, const uint32_t* b) {
+__device__ __forceinline__ void device_mont_mul_eo(uint32_t* r, const uint32_t* a, const uint32_t* b) {
   constexpr int n = 2 * P::N;
-  static_assert(P::modulus::at32(n - 1) < (1u << 30), "ptx.cuh needs p < 2^(32n-2)");
+  static_assert(n % 2 == 0 && P::modulus::at32(n - 1) < (1u << 30), "ptx.cuh needs p < 2^(32n-2)");
   using namespace ptx;
-  uint32_t t[n + 1];
-  uint32_t bb[n];
+  uint32_t A[n + 2], O[n + 2], bb[n];
 #pragma unroll
   for (int j = 0; j < n; ++j) bb[j] = b[j];
-
-  // Step 0: t = a_0·b (no previous sum).
-  {
-    const uint32_t ai = a[0];
-    t[0] = mad_lo_cc(ai, bb[0], 0);
 #pragma unroll
-    for (int j = 1; j < n; ++j) t[j] = madc_lo_cc(ai, bb[j], 0);
-    t[n] = addc(0, 0);
-    t[1] = mad_hi_cc(ai, bb[0], t[1]);
-#pragma unroll
-    for (int j = 1; j < n - 1; ++j) t[j + 1] = madc_hi_cc(ai, bb[j], t[j + 1]);
-    t[n] = madc_hi(ai, bb[n - 1], t[n]);
-  }
+  for (int j = 0; j < n + 2; ++j) A[j] = 0;
 #pragma unroll
   for (int i = 0; i < n; ++i) {
-    if (i > 0) {
-      // t += a_i·b: low halves into t_j, high halves into t_{j+1}.
-      const uint32_t ai = a[i];
-      t[0] = mad_lo_cc(ai, bb[0], t[0]);
+    const uint32_t ai = a[i];
+    // A += a_i·b_even
+    A[0] = mad_lo_cc(ai, bb[0], A[0]);
+    A[1] = madc_hi_cc(ai, bb[0], A[1]);
 #pragma unroll
-      for (int j = 1; j < n; ++j) t[j] = madc_lo_cc(ai, bb[j], t[j]);
-      t[n] = addc(t[n], 0);
-      t[1] = mad_hi_cc(ai, bb[0], t[1]);
-#pragma unroll
-      for (int j = 1; j < n - 1; ++j) t[j + 1] = madc_hi_cc(ai, bb[j], t[j + 1]);
-      t[n] = madc_hi(ai, bb[n - 1], t[n]);
+    for (int j = 2; j < n; j += 2) {
+      A[j] = madc_lo_cc(ai, bb[j], A[j]);
+      A[j + 1] = madc_hi_cc(ai, bb[j], A[j + 1]);
     }
-    // t += m·p with m = t_0·(−p⁻¹): t_0 becomes 0, then t >>= 32.
-    const uint32_t m = t[0] * P::inv32;
-    t[0] = mad_lo_cc(m, P::modulus::at32(0), t[0]);
+    A[n] = addc(A[n], 0);
+    // O = a_i·b_odd (words 1 … n)
 #pragma unroll
-    for (int j = 1; j < n; ++j) t[j] = madc_lo_cc(m, P::modulus::at32(j), t[j]);
-    t[n] = addc(t[n], 0);
-    t[1] = mad_hi_cc(m, P::modulus::at32(0), t[1]);
+    for (int j = 1; j < n; j += 2) {
+      O[j] = ai * bb[j];
+      O[j + 1] = __umulhi(ai, bb[j]);
+    }
+    const uint32_t m = A[0] * P::inv32;
+    // A += m·p_even
+    A[0] = mad_lo_cc(m, P::modulus::at32(0), A[0]);
+    A[1] = madc_hi_cc(m, P::modulus::at32(0), A[1]);
 #pragma unroll
-    for (int j = 1; j < n - 1; ++j) t[j + 1] = madc_hi_cc(m, P::modulus::at32(j), t[j + 1]);
-    t[n] = madc_hi(m, P::modulus::at32(n - 1), t[n]);
+    for (int j = 2; j < n; j += 2) {
+      A[j] = madc_lo_cc(m, P::modulus::at32(j), A[j]);
+      A[j + 1] = madc_hi_cc(m, P::modulus::at32(j), A[j + 1]);
+    }
+    A[n] = addc(A[n], 0);
+    // O += m·p_odd
+    O[1] = mad_lo_cc(m, P::modulus::at32(1), O[1]);
+    O[2] = madc_hi_cc(m, P::modulus::at32(1), O[2]);
 #pragma unroll
-    for (int j = 0; j < n; ++j) t[j] = t[j + 1];
-    t[n] = 0;
+    for (int j = 3; j < n; j += 2) {
+      O[j] = madc_lo_cc(m, P::modulus::at32(j), O[j]);
+      O[j + 1] = madc_hi_cc(m, P::modulus::at32(j), O[j + 1]);
+    }
+    O[n + 1] = addc(0, 0);
+    // A += O, then shift (A_0 = 0 by the choice of m)
+    A[1] = add_cc(A[1], O[1]);
+#pragma unroll
+    for (int j = 2; j <= n; ++j) A[j] = addc_cc(A[j], O[j]);
+    A[n + 1] = addc(A[n + 1], O[n + 1]);
+#pragma unroll
+    for (int j = 0; j <= n; ++j) A[j] = A[j + 1];
+    A[n + 1] = 0;
   }
-  final_sub<P, n>(r, t);
+  final_sub<P, n>(r, A);
 }
 
-// r = a²·2^(−32n) mod p. r may alias a.
+// r = a·b·2^(−32n) mod p (r may alias a or b).
+template <class P>
+__device__ __forceinline__ void device_mont_mul(uint32_t* r, const uint32_t* a, const uint32_t* b) {
+  device_mont_mul_eo<P>(r, a, b);
+}
+// r = a²·2^(−32n) mod p. The product form above with b = a: 560 SASS instructions for
+// BLS12-381 against 1,008 for a separated-operand squaring with low/high chains (fewer
+// multiplications, but every one of them an IMAD plus an IADD3.X), measured with
+// test/gpu/fieldbench.cu; see bench/gpu-notes.md.
 template <class P>
 __device__ __forceinline__ void device_mont_sqr(uint32_t* r, const uint32_t* a) {
-  constexpr int n = 2 * P::N;
-  static_assert(P::modulus::at32(n - 1) < (1u << 30), "ptx.cuh needs p < 2^(32n-2)");
-  using namespace ptx;
-  uint32_t x[n];
-#pragma unroll
-  for (int j = 0; j < n; ++j) x[j] = a[j];
-  uint32_t t[2 * n];
-
-  // Off-diagonal products Σ_{i<j} a_i·a_j·2^(32(i+j)). Row i writes t[2i+1 .. i+n+1].
-  // Row 0 initialises t[1..n+1]; t[0] and t[2n-1] are set below.
-  {
-    t[1] = mad_lo_cc(x[0], x[1], 0);
-#pragma unroll
-    for (int j = 2; j < n; ++j) t[j] = madc_lo_cc(x[0], x[j], 0);
-    t[n] = addc(0, 0);
-    t[2] = mad_hi_cc(x[0], x[1], t[2]);
-#pragma unroll
-    for (int j = 2; j < n - 1; ++j) t[j + 1] = madc_hi_cc(x[0], x[j], t[j + 1]);
-    t[n] = madc_hi(x[0], x[n - 1], t[n]);
-  }
-#pragma unroll
-  for (int i = 1; i < n - 1; ++i) {
-    // Low halves into t[2i+1 .. i+n-1], carry into t[i+n] (fresh word).
-    t[2 * i + 1] = mad_lo_cc(x[i], x[i + 1], t[2 * i + 1]);
-#pragma unroll
-    for (int j = i + 2; j < n; ++j) t[i + j] = madc_lo_cc(x[i], x[j], t[i + j]);
-    t[i + n] = addc(0, 0);
-    // High halves into t[2i+2 .. i+n].
-    if (i + 1 < n - 1) {
-      t[2 * i + 2] = mad_hi_cc(x[i], x[i + 1], t[2 * i + 2]);
-#pragma unroll
-      for (int j = i + 2; j < n - 1; ++j) t[i + j + 1] = madc_hi_cc(x[i], x[j], t[i + j + 1]);
-      t[i + n] = madc_hi(x[i], x[n - 1], t[i + n]);
-    } else {
-      // Last row (i = n−2) has the single product a_{n−2}·a_{n−1}.
-      t[i + n] = mad_hi_cc(x[i], x[n - 1], t[i + n]);
-    }
-  }
-  // Double: t[1..2n−2] <<= 1, the bit shifted out lands in t[2n−1].
-  t[2 * n - 1] = t[2 * n - 2] >> 31;
-#pragma unroll
-  for (int k = 2 * n - 2; k > 1; --k) t[k] = (t[k] << 1) | (t[k - 1] >> 31);
-  t[1] = t[1] << 1;
-  // Add the diagonal a_i² at word 2i (low) and 2i+1 (high); t[0] starts at a_0² low.
-  t[0] = mad_lo_cc(x[0], x[0], 0);
-  t[1] = madc_hi_cc(x[0], x[0], t[1]);
-#pragma unroll
-  for (int i = 1; i < n - 1; ++i) {
-    t[2 * i] = madc_lo_cc(x[i], x[i], t[2 * i]);
-    t[2 * i + 1] = madc_hi_cc(x[i], x[i], t[2 * i + 1]);
-  }
-  t[2 * n - 2] = madc_lo_cc(x[n - 1], x[n - 1], t[2 * n - 2]);
-  t[2 * n - 1] = madc_hi(x[n - 1], x[n - 1], t[2 * n - 1]);
-
-  // Montgomery reduction (REDC) row by row; `pend` is the carry destined for word i+n+1.
-  uint32_t pend = 0;
-#pragma unroll
-  for (int i = 0; i < n; ++i) {
-    const uint32_t m = t[i] * P::inv32;
-    t[i] = mad_lo_cc(m, P::modulus::at32(0), t[i]);
-#pragma unroll
-    for (int j = 1; j < n; ++j) t[i + j] = madc_lo_cc(m, P::modulus::at32(j), t[i + j]);
-    uint32_t c1;
-    if (i + n < 2 * n) {
-      t[i + n] = addc_cc(t[i + n], pend);
-      c1 = addc(0, 0);
-    } else {
-      c1 = addc(pend, 0);
-    }
-    t[i + 1] = mad_hi_cc(m, P::modulus::at32(0), t[i + 1]);
-#pragma unroll
-    for (int j = 1; j < n - 1; ++j) t[i + j + 1] = madc_hi_cc(m, P::modulus::at32(j), t[i + j + 1]);
-    if (i + n < 2 * n - 1) {
-      t[i + n] = madc_hi_cc(m, P::modulus::at32(n - 1), t[i + n]);
-      pend = addc(c1, 0);
-    } else {
-      t[i + n] = madc_hi(m, P::modulus::at32(n - 1), t[i + n]);
-      pend = 0;
-    }
-  }
-  final_sub<P, n>(r, t + n);
+  device_mont_mul_eo<P>(r, a, a);
 }
 
 }  // namespace msm::ff
