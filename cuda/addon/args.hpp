@@ -17,12 +17,24 @@ inline bool invalid(Failure& f, const std::string& msg) {
   return false;
 }
 
-// A Uint8Array (Buffer included), copied: JS may mutate it while the work runs.
-inline bool copy_bytes(const Napi::Value& v, const char* what, std::vector<uint8_t>& out, Failure& f) {
+// A Uint8Array (Buffer included), held by a reference until the async work that reads it is
+// deleted (on the JS thread). Nothing is copied on the event loop: a 2^24-point MSM hands over
+// gigabytes, and copying them here would stall the loop for a second. The worker thread reads the
+// bytes once, while decoding; like fs.write, the caller must not modify the array until the
+// returned Promise settles.
+struct HeldBytes {
+  Napi::ObjectReference ref;
+  const uint8_t* data = nullptr;
+  size_t size = 0;
+};
+
+inline bool hold_bytes(const Napi::Value& v, const char* what, HeldBytes& out, Failure& f) {
   if (!v.IsTypedArray() || v.As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array)
     return invalid(f, std::string(what) + " must be a Uint8Array");
   auto a = v.As<Napi::Uint8Array>();
-  out.assign(a.Data(), a.Data() + a.ByteLength());
+  out.ref = Napi::Persistent(a.As<Napi::Object>());
+  out.data = a.Data();
+  out.size = a.ByteLength();
   return true;
 }
 

@@ -93,7 +93,7 @@ class NativeContext : public Napi::ObjectWrap<NativeContext> {
 
 class MsmWorker : public Napi::AsyncWorker {
  public:
-  MsmWorker(Napi::Env env, std::shared_ptr<Engine> engine, std::vector<std::vector<uint8_t>>&& scalars,
+  MsmWorker(Napi::Env env, std::shared_ptr<Engine> engine, std::vector<HeldBytes>&& scalars,
             bool montgomery, bool check_range, bool batch)
       : Napi::AsyncWorker(env, "msm-cuda:msm"),
         deferred_(Napi::Promise::Deferred::New(env)),
@@ -111,10 +111,12 @@ class MsmWorker : public Napi::AsyncWorker {
       const size_t n = engine_->size(), out_bytes = 2 * curve_shape(curve).field_bytes;
       const int threads = cpu::default_threads(0);
       std::vector<const uint8_t*> ptrs;
+      decoded_.resize(scalars_.size());
       for (size_t e = 0; e < scalars_.size(); ++e) {
-        auto& s = scalars_[e];
+        auto& s = decoded_[e];
+        s.resize(scalars_[e].size);
         try {
-          decode_scalars(curve, s.data(), n, montgomery_, check_range_, s.data(), threads);
+          decode_scalars(curve, scalars_[e].data, n, montgomery_, check_range_, s.data(), threads);
         } catch (EngineError& err) {
           if (batch_) throw EngineError(err.code, std::string(err.what()) + " of batch entry " + std::to_string(e),
                                         err.index);
@@ -152,7 +154,8 @@ class MsmWorker : public Napi::AsyncWorker {
  private:
   Napi::Promise::Deferred deferred_;
   std::shared_ptr<Engine> engine_;
-  std::vector<std::vector<uint8_t>> scalars_;
+  std::vector<HeldBytes> scalars_;             // the caller's arrays, read in Execute
+  std::vector<std::vector<uint8_t>> decoded_;  // canonical scalars < r
   bool montgomery_, check_range_, batch_;
   std::vector<uint8_t> out_;
   Failure failure_;
@@ -164,14 +167,14 @@ Napi::Value NativeContext::queue(const Napi::CallbackInfo& info, bool batch) {
   Failure f;
   int format = 0;
   bool check_range = true;
-  std::vector<std::vector<uint8_t>> sets;
+  std::vector<HeldBytes> sets;
   const size_t want = size_ * curve_shape(curve_).scalar_bytes;
   auto take = [&](const Napi::Value& v, const std::string& what) {
-    std::vector<uint8_t> bytes;
-    if (!copy_bytes(v, what.c_str(), bytes, f)) return false;
-    if (bytes.size() != want) {
+    HeldBytes bytes;
+    if (!hold_bytes(v, what.c_str(), bytes, f)) return false;
+    if (bytes.size != want) {
       f = Failure{"ERR_LENGTH_MISMATCH",
-                  what + " has " + std::to_string(bytes.size()) + " bytes, expected " + std::to_string(want) +
+                  what + " has " + std::to_string(bytes.size) + " bytes, expected " + std::to_string(want) +
                       " (" + std::to_string(size_) + " scalars × 32)",
                   -1};
       return false;
@@ -204,7 +207,7 @@ Napi::Value NativeContext::queue(const Napi::CallbackInfo& info, bool batch) {
 
 class CreateWorker : public Napi::AsyncWorker {
  public:
-  CreateWorker(Napi::Env env, CurveId curve, std::vector<uint8_t>&& points, int format, int validate, bool cuda,
+  CreateWorker(Napi::Env env, CurveId curve, HeldBytes&& points, int format, int validate, bool cuda,
                EngineOptions opt)
       : Napi::AsyncWorker(env, "msm-cuda:createContext"),
         deferred_(Napi::Promise::Deferred::New(env)),
@@ -219,10 +222,9 @@ class CreateWorker : public Napi::AsyncWorker {
 
   void Execute() override {
     try {
-      const size_t n = points_.size() / (2 * curve_shape(curve_).field_bytes);
-      AffineBuffer buf = decode_points(curve_, points_.data(), n, PointFormat(format_), Validation(validate_),
+      const size_t n = points_.size / (2 * curve_shape(curve_).field_bytes);
+      AffineBuffer buf = decode_points(curve_, points_.data, n, PointFormat(format_), Validation(validate_),
                                        cpu::default_threads(opt_.threads));
-      std::vector<uint8_t>().swap(points_);
       engine_ = cuda_ ? make_cuda_engine(curve_, std::move(buf), opt_) : make_cpu_engine(curve_, std::move(buf), opt_);
     } catch (...) {
       failure_ = Failure::from_current_exception();
@@ -243,7 +245,7 @@ class CreateWorker : public Napi::AsyncWorker {
  private:
   Napi::Promise::Deferred deferred_;
   CurveId curve_;
-  std::vector<uint8_t> points_;
+  HeldBytes points_;  // the caller's array, read once in Execute
   int format_, validate_;
   bool cuda_;
   EngineOptions opt_;
@@ -263,15 +265,15 @@ Napi::Value create_context(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Failure f;
   CurveId curve = CurveId::BN254;
-  std::vector<uint8_t> points;
+  HeldBytes points;
   int format = 0, validate = 0;
-  if (!parse_curve(info[0], curve, f) || !copy_bytes(info[1], "points", points, f) ||
+  if (!parse_curve(info[0], curve, f) || !hold_bytes(info[1], "points", points, f) ||
       !get_int(info[2], "pointFormat", 0, 1, 0, format, f) || !get_int(info[3], "validate", 0, 2, 2, validate, f))
     return rejected(env, f);
   const size_t point_bytes = 2 * curve_shape(curve).field_bytes;
-  if (points.size() % point_bytes != 0)
+  if (points.size % point_bytes != 0)
     return rejected(env, "ERR_INVALID_ARGUMENT",
-                    "points byte length " + std::to_string(points.size()) + " is not a multiple of " +
+                    "points byte length " + std::to_string(points.size) + " is not a multiple of " +
                         std::to_string(point_bytes));
   EngineOptions opt;
   bool cuda = false;
