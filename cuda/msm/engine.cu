@@ -95,6 +95,10 @@ class CudaEngine final : public Engine {
   using X = XyzzOf<G>;
 
   CudaEngine(CurveId id, AffineBuffer&& pts, const EngineOptions& opt) : id_(id), device_(opt.device) {
+    // Refused rather than ignored: a caller asking for constant time must not get variable time.
+    if (opt.constant_time)
+      throw EngineError("ERR_INVALID_OPTION",
+                        "constantTime: the constant-time accumulation (§5 of Chen et al.) is not implemented yet");
     if (pts.n >= kMaxPoints)
       throw EngineError("ERR_INVALID_ARGUMENT", "the CUDA backend takes fewer than 2^27 points per context");
     n_ = uint32_t(pts.n);
