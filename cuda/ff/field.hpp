@@ -38,6 +38,7 @@ template <class P, size_t... I>
 struct x86_table<P, std::index_sequence<I...>> {
   static constexpr uint64_t v[] = {(I < size_t(P::N) ? P::modulus::at(int(I)) : P::inv)...};
 };
+inline constexpr uint64_t x86_zero[6] = {};  // what add_mod / sub_mod add back when nothing is due
 }  // namespace msm::ff
 #endif
 
@@ -102,12 +103,32 @@ struct alignas(16) Fp {
     return select(carry != 0 || borrow == 0, t, r);
   }
   MSM_HD MSM_INLINE friend Fp operator+(const Fp& a, const Fp& b) {
+#if defined(MSM_X86_ASM)
+    if constexpr ((N == 4 || N == 6) && P::modulus::at(N - 1) < (1ull << 62)) {
+      Fp r;
+      if constexpr (N == 4)
+        x86::add_mod_4(r.limb, a.limb, b.limb, x86_table<P>::v, x86_zero);
+      else
+        x86::add_mod_6(r.limb, a.limb, b.limb, x86_table<P>::v, x86_zero);
+      return r;
+    }
+#endif
     Fp r;
     uint64_t carry = 0;
     MSM_UNROLL for (int i = 0; i < N; ++i) r.limb[i] = adc(a.limb[i], b.limb[i], carry);
     return reduce_once(r, carry);
   }
   MSM_HD MSM_INLINE friend Fp operator-(const Fp& a, const Fp& b) {
+#if defined(MSM_X86_ASM)
+    if constexpr ((N == 4 || N == 6) && P::modulus::at(N - 1) < (1ull << 62)) {
+      Fp r;
+      if constexpr (N == 4)
+        x86::sub_mod_4(r.limb, a.limb, b.limb, x86_table<P>::v, x86_zero);
+      else
+        x86::sub_mod_6(r.limb, a.limb, b.limb, x86_table<P>::v, x86_zero);
+      return r;
+    }
+#endif
     Fp r;
     uint64_t borrow = 0;
     MSM_UNROLL for (int i = 0; i < N; ++i) r.limb[i] = sbb(a.limb[i], b.limb[i], borrow);

@@ -2,7 +2,8 @@
 // Host Montgomery multiplication in x86-64 assembly with MULX/ADCX/ADOX (BMI2 + ADX; every x86-64
 // CPU since Intel Broadwell and AMD Zen). Operand-scanning with the multiply and reduce halves of
 // each row kept separate (2N² MULX), each half on two carry chains (ADOX for the low words, ADCX
-// for the high words). field.hpp calls it only after a run-time CPUID check.
+// for the high words). field.hpp calls it only after a run-time CPUID check. Also modular addition
+// and subtraction (plain x86-64) on unbroken carry chains.
 #pragma once
 
 #include <cstdint>
@@ -435,6 +436,107 @@ inline __attribute__((always_inline)) void mont_mul_adx_6(uint64_t* r, const uin
         "m"(*(const uint64_t(*)[6])b), "m"(*(const uint64_t(*)[7])p_inv)
       : "rdx", "cc");
   r[0] = t[6]; r[1] = t[0]; r[2] = t[1]; r[3] = t[2]; r[4] = t[3]; r[5] = t[4];
+}
+
+// 4 limbs: r = a + b mod p for a, b < p < 2^(256−1) (no carry out of the sum); zero: 4 zero
+// words.
+inline __attribute__((always_inline)) void add_mod_4(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p, const uint64_t* zero) {
+  uint64_t r0 = a[0]; uint64_t r1 = a[1]; uint64_t r2 = a[2]; uint64_t r3 = a[3];
+  uint64_t u0, u1, u2, u3;
+  asm(
+      "addq 0(%[b]), %[r0]\n\t"
+      "adcq 8(%[b]), %[r1]\n\t"
+      "adcq 16(%[b]), %[r2]\n\t"
+      "adcq 24(%[b]), %[r3]\n\t"
+      "movq %[r0], %[u0]\n\t"
+      "movq %[r1], %[u1]\n\t"
+      "movq %[r2], %[u2]\n\t"
+      "movq %[r3], %[u3]\n\t"
+      "subq 0(%[p]), %[u0]\n\t"
+      "sbbq 8(%[p]), %[u1]\n\t"
+      "sbbq 16(%[p]), %[u2]\n\t"
+      "sbbq 24(%[p]), %[u3]\n\t"
+      "cmovncq %[u0], %[r0]\n\t"
+      "cmovncq %[u1], %[r1]\n\t"
+      "cmovncq %[u2], %[r2]\n\t"
+      "cmovncq %[u3], %[r3]\n\t"
+      : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [u0] "=&r"(u0), [u1] "=&r"(u1), [u2] "=&r"(u2), [u3] "=&r"(u3)
+      : [b] "r"(b), [p] "r"(p), "m"(*(const uint64_t(*)[4])b), "m"(*(const uint64_t(*)[4])p), "m"(*(const uint64_t(*)[4])zero)
+      : "cc");
+  r[0] = r0; r[1] = r1; r[2] = r2; r[3] = r3;
+}
+// 4 limbs: r = a − b mod p for a, b < p: the difference, plus p when it borrowed.
+inline __attribute__((always_inline)) void sub_mod_4(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p, const uint64_t* zero) {
+  uint64_t r0 = a[0]; uint64_t r1 = a[1]; uint64_t r2 = a[2]; uint64_t r3 = a[3];
+  const uint64_t* q = zero;
+  asm(
+      "subq 0(%[b]), %[r0]\n\t"
+      "sbbq 8(%[b]), %[r1]\n\t"
+      "sbbq 16(%[b]), %[r2]\n\t"
+      "sbbq 24(%[b]), %[r3]\n\t"
+      "cmovcq %[p], %[q]\n\t"
+      "addq 0(%[q]), %[r0]\n\t"
+      "adcq 8(%[q]), %[r1]\n\t"
+      "adcq 16(%[q]), %[r2]\n\t"
+      "adcq 24(%[q]), %[r3]\n\t"
+      : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [q] "+&r"(q)
+      : [b] "r"(b), [p] "r"(p), "m"(*(const uint64_t(*)[4])b), "m"(*(const uint64_t(*)[4])p), "m"(*(const uint64_t(*)[4])zero)
+      : "cc");
+  r[0] = r0; r[1] = r1; r[2] = r2; r[3] = r3;
+}
+
+// 6 limbs: r = a + b mod p for a, b < p < 2^(384−1) (no carry out of the sum); zero: 6 zero
+// words.
+inline __attribute__((always_inline)) void add_mod_6(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p, const uint64_t* zero) {
+  uint64_t r0 = a[0]; uint64_t r1 = a[1]; uint64_t r2 = a[2]; uint64_t r3 = a[3]; uint64_t r4 = a[4]; uint64_t r5 = a[5];
+  const uint64_t* q = zero;
+  asm(
+      "addq 0(%[b]), %[r0]\n\t"
+      "adcq 8(%[b]), %[r1]\n\t"
+      "adcq 16(%[b]), %[r2]\n\t"
+      "adcq 24(%[b]), %[r3]\n\t"
+      "adcq 32(%[b]), %[r4]\n\t"
+      "adcq 40(%[b]), %[r5]\n\t"
+      "subq 0(%[p]), %[r0]\n\t"
+      "sbbq 8(%[p]), %[r1]\n\t"
+      "sbbq 16(%[p]), %[r2]\n\t"
+      "sbbq 24(%[p]), %[r3]\n\t"
+      "sbbq 32(%[p]), %[r4]\n\t"
+      "sbbq 40(%[p]), %[r5]\n\t"
+      "cmovcq %[p], %[q]\n\t"
+      "addq 0(%[q]), %[r0]\n\t"
+      "adcq 8(%[q]), %[r1]\n\t"
+      "adcq 16(%[q]), %[r2]\n\t"
+      "adcq 24(%[q]), %[r3]\n\t"
+      "adcq 32(%[q]), %[r4]\n\t"
+      "adcq 40(%[q]), %[r5]\n\t"
+      : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [r4] "+&r"(r4), [r5] "+&r"(r5), [q] "+&r"(q)
+      : [b] "r"(b), [p] "r"(p), "m"(*(const uint64_t(*)[6])b), "m"(*(const uint64_t(*)[6])p), "m"(*(const uint64_t(*)[6])zero)
+      : "cc");
+  r[0] = r0; r[1] = r1; r[2] = r2; r[3] = r3; r[4] = r4; r[5] = r5;
+}
+// 6 limbs: r = a − b mod p for a, b < p: the difference, plus p when it borrowed.
+inline __attribute__((always_inline)) void sub_mod_6(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p, const uint64_t* zero) {
+  uint64_t r0 = a[0]; uint64_t r1 = a[1]; uint64_t r2 = a[2]; uint64_t r3 = a[3]; uint64_t r4 = a[4]; uint64_t r5 = a[5];
+  const uint64_t* q = zero;
+  asm(
+      "subq 0(%[b]), %[r0]\n\t"
+      "sbbq 8(%[b]), %[r1]\n\t"
+      "sbbq 16(%[b]), %[r2]\n\t"
+      "sbbq 24(%[b]), %[r3]\n\t"
+      "sbbq 32(%[b]), %[r4]\n\t"
+      "sbbq 40(%[b]), %[r5]\n\t"
+      "cmovcq %[p], %[q]\n\t"
+      "addq 0(%[q]), %[r0]\n\t"
+      "adcq 8(%[q]), %[r1]\n\t"
+      "adcq 16(%[q]), %[r2]\n\t"
+      "adcq 24(%[q]), %[r3]\n\t"
+      "adcq 32(%[q]), %[r4]\n\t"
+      "adcq 40(%[q]), %[r5]\n\t"
+      : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [r4] "+&r"(r4), [r5] "+&r"(r5), [q] "+&r"(q)
+      : [b] "r"(b), [p] "r"(p), "m"(*(const uint64_t(*)[6])b), "m"(*(const uint64_t(*)[6])p), "m"(*(const uint64_t(*)[6])zero)
+      : "cc");
+  r[0] = r0; r[1] = r1; r[2] = r2; r[3] = r3; r[4] = r4; r[5] = r5;
 }
 
 }  // namespace msm::ff::x86
