@@ -6,7 +6,7 @@ Cryptographic Engineering 2015) and Intel's "New instructions supporting large i
 white paper (2012). Run: python3 scripts/gen_x86_mont.py > cuda/ff/x86_mont.hpp
 """
 
-def gen(n):
+def gen(n, reduce=False):
     # Registers are picked by the compiler: t0..tn accumulators, lo, hi scratch; rdx implicit.
     idx = list(range(n + 1))  # idx[k]: which operand holds logical word k
     t = [f'%[t{i}]' for i in idx]
@@ -37,9 +37,32 @@ def gen(n):
         # rotate the names so the old t[1..n] become t[0..n-1] and the zero register the new top.
         t = t[1:] + t[:1]
         idx = idx[1:] + idx[:1]
+    if reduce:
+        # The final conditional subtraction in registers (no round trip through memory): the
+        # result words are t[0..n-1] and t[n] is zero; u = t − p goes to lo, hi, t[n] and a's
+        # register (all dead now) and replaces t unless the subtraction borrowed.
+        u = ['%[lo]', '%[hi]', t[n], '%[a]']
+        lines += [f'movq {t[j]}, {u[j]}' for j in range(n)]
+        lines += [f'{"subq" if j == 0 else "sbbq"} {8*j}(%[p]), {u[j]}' for j in range(n)]
+        lines += [f'cmovncq {u[j]}, {t[j]}' for j in range(n)]
     body = '\n'.join(f'      "{l}\\n\\t"' for l in lines)
     copy = ' '.join(f'r[{k}] = t[{idx[k]}];' for k in range(n))
     outs = ', '.join(f'[t{i}] "+&r"(t[{i}])' for i in range(n + 1))
+    if reduce:
+        return f'''// {n} limbs, fully reduced: r = a·b·2^(−{64*n}) mod p in [0, p) (the product above, then one
+// conditional subtraction of p in registers).
+inline __attribute__((always_inline)) void mont_mul_adx_{n}_red(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p_inv) {{
+  uint64_t t[{n+1}] = {{}};
+  uint64_t lo, hi;
+  asm(
+{body}
+      : {outs}, [lo] "=&r"(lo), [hi] "=&r"(hi), [a] "+&r"(a)
+      : [b] "r"(b), [p] "r"(p_inv), "m"(*(const uint64_t(*)[{n}])a),
+        "m"(*(const uint64_t(*)[{n}])b), "m"(*(const uint64_t(*)[{n+1}])p_inv)
+      : "rdx", "cc");
+  {copy}
+}}
+'''
     return f'''// {n} limbs: r = a·b·2^(−{64*n}) mod p, result in [0, 2p) as n limbs (the caller reduces once).
 // p_inv: p[0..{n-1}] then −p⁻¹ mod 2^64. Needs p < 2^({64*n}−2) so t fits n+1 words.
 inline __attribute__((always_inline)) void mont_mul_adx_{n}(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p_inv) {{
@@ -122,6 +145,7 @@ namespace msm::ff::x86 {
 ''')
 print(gen(4))
 print(gen(6))
+print(gen(4, reduce=True))
 print(gen_addsub(4))
 print(gen_addsub(6))
 print('}  // namespace msm::ff::x86')

@@ -174,11 +174,13 @@ struct alignas(16) Fp {
     if constexpr ((N == 4 || N == 6) && P::modulus::at(N - 1) < (1ull << 62)) {
       if (host_has_adx) {
         Fp r;
-        if constexpr (N == 4)
-          x86::mont_mul_adx_4(r.limb, a.limb, b.limb, x86_table<P>::v);
-        else
+        if constexpr (N == 4) {
+          x86::mont_mul_adx_4_red(r.limb, a.limb, b.limb, x86_table<P>::v);
+          return r;
+        } else {
           x86::mont_mul_adx_6(r.limb, a.limb, b.limb, x86_table<P>::v);
-        return reduce_once(r, 0);
+          return reduce_once(r, 0);
+        }
       }
     }
 #endif
