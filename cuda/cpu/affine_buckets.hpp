@@ -6,8 +6,12 @@
 // An affine addition B ← B + P costs λ = (y_P − y_B)/(x_P − x_B), x = λ² − x_B − x_P,
 // y = λ(x_B − x) − y_B: 2M + 1S, plus 3M per element for the shared inversion (prefix products,
 // then two multiplications on the way back) and 1/batch of an inversion: ≈ 6M + 1S against 8M + 2S
-// for the XYZZ mixed addition (madd-2008-s). A batch may touch each bucket once. x_P = x_B is
-// settled before the batch: P = −B empties the bucket, P = B becomes a doubling entry (λ = 3x²/2y).
+// for the XYZZ mixed addition (madd-2008-s). A batch may touch each bucket once: a point whose
+// bucket is already in the open batch waits in a queue for the next batch (as gnark-crypto's
+// batch-affine MSM does); only when the queue is full does it go to the bucket's XYZZ side sum.
+// So batches can be large (the inversion shared widely) without paying madd for collisions.
+// x_P = x_B is settled before the batch: P = −B empties the bucket, P = B becomes a doubling entry
+// (λ = 3x²/2y).
 #pragma once
 
 #include <cstdint>
@@ -27,11 +31,17 @@ class AffineBuckets {
     bool dbl;
     A p;
   };
+  struct Pending {
+    uint32_t bucket;
+    A p;
+  };
 
  public:
   AffineBuckets(size_t buckets, size_t batch)
       : bucket_(buckets), side_(buckets), used_(buckets), stamp_(buckets), batch_size_(batch) {
     batch_.reserve(batch);
+    pending_.reserve(batch);
+    requeue_.reserve(batch);
     den_.resize(batch);
     prefix_.resize(batch);
   }
@@ -41,6 +51,7 @@ class AffineBuckets {
     std::fill(stamp_.begin(), stamp_.end(), uint32_t(0));
     generation_ = 1;
     batch_.clear();
+    pending_.clear();
   }
 
   // B_k ← B_k + p.
@@ -51,7 +62,13 @@ class AffineBuckets {
 
   // Σ_k (k+1)·B_k after the last add, by running sums (mixed additions into XYZZ).
   X weighted_sum() {
+    // Drain: batches while the queue re-fills them well enough to pay for an inversion, then the
+    // last batch without re-queueing, and what still waits goes to the side sums.
     flush();
+    while (batch_.size() >= 64) flush();
+    flush(false);
+    for (const Pending& q : pending_) to_side(q.bucket, q.p);
+    pending_.clear();
     X running = X::infinity(), total = X::infinity();
     for (size_t k = bucket_.size(); k-- > 0;) {
       if (used_[k] & 1) running = running.add(bucket_[k]);
@@ -64,9 +81,11 @@ class AffineBuckets {
  private:
   // used_[k]: bit 0 = the affine bucket holds a point, bit 1 = the side sum is in use.
   void classify(uint32_t k, const A& p) {
-    if (stamp_[k] == generation_) {  // already in this batch
-      side_[k] = (used_[k] & 2) ? side_[k].add(p) : X::from_affine(p);
-      used_[k] |= 2;
+    if (stamp_[k] == generation_) {  // already in this batch: wait for the next one
+      if (pending_.size() < batch_size_)
+        pending_.push_back(Pending{k, p});
+      else
+        to_side(k, p);
       return;
     }
     if (!(used_[k] & 1)) {
@@ -87,7 +106,21 @@ class AffineBuckets {
     batch_.push_back(Entry{k, dbl, p});
   }
 
-  void flush() {
+  void to_side(uint32_t k, const A& p) {
+    side_[k] = (used_[k] & 2) ? side_[k].add(p) : X::from_affine(p);
+    used_[k] |= 2;
+  }
+
+  // Applies the open batch; then (requeue) the queued points start the next one.
+  void flush(bool requeue = true) {
+    flush_batch();
+    if (!requeue || pending_.empty()) return;
+    requeue_.swap(pending_);
+    for (const Pending& q : requeue_) classify(q.bucket, q.p);
+    requeue_.clear();
+  }
+
+  void flush_batch() {
     const size_t n = batch_.size();
     if (n == 0) return;
     if (den_.size() < n) den_.resize(n), prefix_.resize(n);
@@ -128,6 +161,7 @@ class AffineBuckets {
   uint32_t generation_ = 1;
   size_t batch_size_;
   std::vector<Entry> batch_;
+  std::vector<Pending> pending_, requeue_;
   std::vector<F> den_, prefix_;
 };
 
