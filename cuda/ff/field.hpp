@@ -160,6 +160,15 @@ struct alignas(16) Fp {
     device_mont_sqr<P>(reinterpret_cast<uint32_t*>(r.limb), reinterpret_cast<const uint32_t*>(limb));
     return r;
 #else
+#if defined(MSM_X86_ASM)
+    if constexpr (N == 4 && P::modulus::at(N - 1) < (1ull << 62)) {
+      if (host_has_adx) {
+        Fp r;
+        x86::mont_sqr_adx_4_red(r.limb, limb, x86_table<P>::v);
+        return r;
+      }
+    }
+#endif
     return mont_mul(*this, *this);
 #endif
   }
