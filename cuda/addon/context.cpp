@@ -113,16 +113,27 @@ class MsmWorker : public Napi::AsyncWorker {
       std::vector<const uint8_t*> ptrs;
       decoded_.resize(scalars_.size());
       for (size_t e = 0; e < scalars_.size(); ++e) {
-        auto& s = decoded_[e];
-        s.resize(scalars_[e].size);
+        const uint8_t* src = scalars_[e].data;
         try {
-          decode_scalars(curve, scalars_[e].data, n, montgomery_, check_range_, s.data(), threads);
+          // Canonical scalars already below r go to the engine as they are; anything else
+          // (Montgomery form, or values ≥ r to reduce) is decoded into a copy.
+          const int64_t bad = montgomery_ ? 0 : first_unreduced_scalar(curve, src, n, threads);
+          if (bad < 0) {
+            ptrs.push_back(src);
+            continue;
+          }
+          if (check_range_ && !montgomery_)
+            throw EngineError("ERR_SCALAR_RANGE",
+                              "scalar not below the group order at index " + std::to_string(bad), bad);
+          auto& s = decoded_[e];
+          s.resize(scalars_[e].size);
+          decode_scalars(curve, src, n, montgomery_, check_range_, s.data(), threads);
+          ptrs.push_back(s.data());
         } catch (EngineError& err) {
           if (batch_) throw EngineError(err.code, std::string(err.what()) + " of batch entry " + std::to_string(e),
                                         err.index);
           throw;
         }
-        ptrs.push_back(s.data());
       }
       out_.assign(scalars_.size() * out_bytes, 0);
       if (batch_)

@@ -102,6 +102,23 @@ void decode_scalars_t(const uint8_t* in, size_t n, bool montgomery, bool check_r
     throw EngineError("ERR_SCALAR_RANGE", "scalar not below the group order at index " + std::to_string(bad), bad);
 }
 
+template <class Fr>
+int64_t first_unreduced_scalar_t(const uint8_t* in, size_t n, int threads) {
+  FirstFailure first;
+  cpu::parallel_ranges(n, threads, 1 << 14, [&](size_t lo, size_t hi) {
+    for (size_t i = lo; i < hi; ++i) {
+      if (int64_t(i) > first.index.load(std::memory_order_relaxed)) return;
+      Fr k;
+      if (!Fr::load_le(in + 32 * i, k)) {
+        first.report(int64_t(i));
+        return;
+      }
+    }
+  });
+  const int64_t bad = first.index.load();
+  return bad == INT64_MAX ? -1 : bad;
+}
+
 }  // namespace
 
 AffineBuffer decode_points(CurveId curve, const uint8_t* bytes, size_t n, PointFormat format, Validation validate,
@@ -126,6 +143,18 @@ void decode_scalars(CurveId curve, const uint8_t* in, size_t n, bool montgomery,
       return decode_scalars_t<curves::bls12_381::fr>(in, n, montgomery, check_range, out, threads);
     case CurveId::BLS12_377:
       return decode_scalars_t<curves::bls12_377::fr>(in, n, montgomery, check_range, out, threads);
+  }
+  throw EngineError("ERR_UNKNOWN_CURVE", "unknown curve");
+}
+
+int64_t first_unreduced_scalar(CurveId curve, const uint8_t* in, size_t n, int threads) {
+  switch (curve) {
+    case CurveId::BN254:
+      return first_unreduced_scalar_t<curves::bn254::fr>(in, n, threads);
+    case CurveId::BLS12_381:
+      return first_unreduced_scalar_t<curves::bls12_381::fr>(in, n, threads);
+    case CurveId::BLS12_377:
+      return first_unreduced_scalar_t<curves::bls12_377::fr>(in, n, threads);
   }
   throw EngineError("ERR_UNKNOWN_CURVE", "unknown curve");
 }

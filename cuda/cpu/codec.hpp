@@ -23,4 +23,8 @@ AffineBuffer decode_points(CurveId curve, const uint8_t* bytes, size_t n, PointF
 void decode_scalars(CurveId curve, const uint8_t* in, size_t n, bool montgomery, bool check_range, uint8_t* out,
                     int threads);
 
+// Read-only range scan of canonical scalars: the lowest index of a value ≥ r, or -1. Lets
+// canonical input reach the engine without a decoded copy (512 MB at 2^24).
+int64_t first_unreduced_scalar(CurveId curve, const uint8_t* in, size_t n, int threads);
+
 }  // namespace msm
