@@ -261,3 +261,57 @@ d.each(CURVE_LIST)('%s on CUDA', (curve) => {
     }
   });
 });
+
+d('CUDA contexts: concurrency and device memory', () => {
+  test('concurrent calls on two contexts of one device are queued, each result exact', async () => {
+    const curve: CurveName = 'bn254';
+    const n = 4097;
+    const P = points(curve, n);
+    const [a, b] = await Promise.all([0, 1].map(() => MsmContext.create(curve, P.bytes, { backend: 'cuda', validate: 'none' })));
+    try {
+      const sets = Array.from({ length: 6 }, (_, i) => scalars(curve, n, i % 2 ? 'identical' : 'random'));
+      const got = await Promise.all(sets.flatMap((ks) => [a.msm(ks), b.msm(ks)]));
+      sets.forEach((ks, i) => {
+        const want = expected(curve, P, ks);
+        expect(got[2 * i]).toEqual(want);
+        expect(got[2 * i + 1]).toEqual(want);
+      });
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
+  test('exhausting device memory rejects with ERR_CUDA_OOM, and the process goes on working', async () => {
+    // BLS12-381 at 2^22 with the full 2^h·P table holds ~7 GiB per context: open contexts until
+    // the device is full (bounded by its memory), then free them and compute again.
+    const curve: CurveName = 'bls12-381';
+    const n = 1 << 22;
+    const P = points(curve, n);
+    const total = inf.cuda.devices[0].totalMemory;
+    const held: MsmContext[] = [];
+    let oom: { code?: string; message?: string } | undefined;
+    try {
+      for (let i = 0; i < 64 && !oom; i++) {
+        try {
+          held.push(await MsmContext.create(curve, P.bytes, { backend: 'cuda', validate: 'none' }));
+        } catch (e) {
+          oom = e as { code?: string; message?: string };
+        }
+      }
+      expect(oom?.code).toBe('ERR_CUDA_OOM');
+      log(`ERR_CUDA_OOM after ${held.length} contexts (${(total / 2 ** 30).toFixed(0)} GiB device): ${oom?.message}`);
+      expect(held.length).toBeGreaterThan(0);
+      // The contexts that were created still compute, while the device is full.
+      const ks = scalars(curve, n, 'random');
+      const want = await cpu(curve, P, ks);
+      expect(await held[held.length - 1].msm(ks)).toEqual(want);
+    } finally {
+      for (const ctx of held) ctx.close();
+    }
+    // Memory is back: a new context works.
+    const small = points(curve, 1000);
+    const ks = scalars(curve, 1000, 'random');
+    expect(await run(curve, small, ks)).toEqual(expected(curve, small, ks));
+  });
+});
