@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "../ec/xyzz.hpp"
+#include "inverse.hpp"
 
 namespace msm::cpu {
 
@@ -149,7 +150,7 @@ class AffineBuckets {
       acc1 = acc1 * den_[i + 1];
     }
     if (i < n) den_[i] = den(i), prefix_[i] = acc0, acc0 = acc0 * den_[i];
-    const F inv01 = (acc0 * acc1).inverse();
+    const F inv01 = fast_inverse(acc0 * acc1);
     F inv0 = inv01 * acc1, inv1 = inv01 * acc0;
     auto num = [&](size_t k) {
       const A& b = dst(k);
@@ -208,7 +209,7 @@ class AffineBuckets {
       prefix_[i] = acc;
       acc = acc * den_[i];
     }
-    F inv = acc.inverse();
+    F inv = fast_inverse(acc);
     side_affine_.resize(n);
     for (size_t i = n; i-- > 0;) {
       const X& q = side_[side_keys_[i]];
@@ -262,14 +263,19 @@ class AffineBuckets {
     const size_t L = m / S;
     R_.assign(S, Acc{});
     T_.assign(S, Acc{});
+    snap_.resize(S);
+    // One batch per step: T_s takes R_s as it was before the step (a snapshot, since R_s changes
+    // in the same batch), so after the steps T_s lacks the last running sum: one more batch.
     for (size_t j = L; j-- > 0;) {
-      for (size_t s = 0; s < S; ++s)
+      for (size_t s = 0; s < S; ++s) {
+        if (!R_[s].inf) snap_[s] = R_[s].p, queue(T_[s], snap_[s]);
         if (used_[s * L + j] & 1) queue(R_[s], bucket_[s * L + j]);
-      run_jobs();
-      for (size_t s = 0; s < S; ++s)
-        if (!R_[s].inf) queue(T_[s], R_[s].p);
+      }
       run_jobs();
     }
+    for (size_t s = 0; s < S; ++s)
+      if (!R_[s].inf) queue(T_[s], R_[s].p);
+    run_jobs();
     X run = X::infinity(), acc = X::infinity(), tsum = X::infinity();
     for (size_t s = S; s-- > 0;) {
       if (!T_[s].inf) tsum = tsum.add(T_[s].p);
@@ -297,6 +303,7 @@ class AffineBuckets {
   };
   std::vector<Job> jobs_;
   std::vector<Acc> R_, T_;
+  std::vector<A> snap_;
   std::vector<uint32_t> side_keys_;
   std::vector<A> side_affine_;
 };
