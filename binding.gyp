@@ -25,7 +25,7 @@
       ],
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions", "-fno-rtti", "-std=gnu++14", "-std=gnu++17"],
-      "cflags_cc": ["-std=c++17", "-O3", "-fexceptions", "-frtti"],
+      "cflags_cc": ["-std=c++17", "-O3", "-fomit-frame-pointer", "-fexceptions", "-frtti"],
       "xcode_settings": {
         "GCC_ENABLE_CPP_EXCEPTIONS": "YES",
         "CLANG_CXX_LANGUAGE_STANDARD": "c++17",

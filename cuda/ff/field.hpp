@@ -19,7 +19,9 @@
 
 #include "common.hpp"
 
-#if !defined(__CUDACC__) && defined(__x86_64__) && defined(__GNUC__)
+// The assembly needs every general register but rsp: builds that keep a frame pointer must not
+// take it (binding.gyp and CMakeLists.txt pass -fomit-frame-pointer; -O0 builds use the C++ path).
+#if !defined(__CUDACC__) && defined(__x86_64__) && defined(__GNUC__) && defined(__OPTIMIZE__)
 #include <utility>
 
 #include "x86_mont.hpp"
