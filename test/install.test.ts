@@ -7,7 +7,8 @@
 //     CPU only), and the result computes.
 // The third path, cmake-js from source, is what `npm ci` in this repository runs.
 // The prebuilt binary here is this checkout's build/Release addon, put where `npm run prebuild`
-// puts the release one (same cmake-js build; the release adds GPU architectures).
+// puts the release one, under the name prebuildify gives it (same cmake-js build; the release
+// adds GPU architectures).
 
 import { execFileSync, spawnSync } from 'child_process';
 import fs = require('fs');
@@ -78,7 +79,7 @@ test('prebuilt binary: loads without building, computes, and info() says why CUD
   execFileSync('tar', ['xzf', plain, '-C', stage]);
   const pre = path.join(stage, 'package', 'prebuilds', `${process.platform}-${process.arch}`);
   fs.mkdirSync(pre, { recursive: true });
-  fs.copyFileSync(path.join(root, 'build', 'Release', 'msm_cuda.node'), path.join(pre, 'node.napi.node'));
+  fs.copyFileSync(path.join(root, 'build', 'Release', 'msm_cuda.node'), path.join(pre, 'msm-cuda.node'));
   const withPrebuild = path.join(tmp, 'msm-cuda-prebuilt.tgz');
   execFileSync('tar', ['czf', withPrebuild, '-C', stage, 'package']);
 
@@ -89,7 +90,7 @@ test('prebuilt binary: loads without building, computes, and info() says why CUD
   const r = computeIn(dir);
   expect(r.ok).toBe(true);
   if (!r.info.cuda.available) expect(r.info.cuda.reason).toMatch(/\w/);
-  process.stdout.write(`[install] prebuilt: tarball ${(fs.statSync(withPrebuild).size / 2 ** 20).toFixed(1)} MiB, binary ${(fs.statSync(path.join(pre, 'node.napi.node')).size / 2 ** 20).toFixed(1)} MiB; cuda: ${r.info.cuda.available ? 'available' : r.info.cuda.reason}\n`);
+  process.stdout.write(`[install] prebuilt: tarball ${(fs.statSync(withPrebuild).size / 2 ** 20).toFixed(1)} MiB, binary ${(fs.statSync(path.join(pre, 'msm-cuda.node')).size / 2 ** 20).toFixed(1)} MiB; cuda: ${r.info.cuda.available ? 'available' : r.info.cuda.reason}\n`);
 }, 300000);
 
 test('no prebuilt binary and no CMake: node-gyp builds the CPU-only addon, which computes', () => {
