@@ -18,7 +18,13 @@ export function nativeBinding(): NativeBinding {
     return loadNative();
   } catch (e) {
     const why = (e instanceof Error ? e.message : String(e)).split('\n')[0]; // node-gyp-build appends the search path
-    throw new MsmError('ERR_NATIVE_UNAVAILABLE', `the msm-cuda native addon could not be loaded: ${why}`);
+    throw new MsmError(
+      'ERR_NATIVE_UNAVAILABLE',
+      `the msm-cuda native addon could not be loaded: ${why}. Without a prebuilt binary for ` +
+        `${process.platform}-${process.arch}, it is built by the package's install script: run ` +
+        '`npm rebuild msm-cuda` (newer npm versions run dependencies\' install scripts only once ' +
+        'allowed: `npm install-scripts approve msm-cuda`)',
+    );
   }
 }
 
