@@ -23,6 +23,7 @@
 #include "../msm/dispatch.hpp"
 #include "../msm/recode.cuh"
 #include "../msm/reduce.cuh"
+#include "errors.hpp"
 #include "testing.hpp"
 #if defined(MSM_WITH_CUDA)
 #include "../msm/selftest.hpp"
@@ -349,10 +350,8 @@ Napi::Value gpu_field_selftest(const Napi::CallbackInfo& cb) {
     o.Set("mismatches", double(r.mismatches));
     o.Set("first", r.first);
     return o;
-  } catch (const EngineError& e) {
-    Napi::Error err = Napi::Error::New(env, e.what());
-    err.Set("code", Napi::String::New(env, e.code));
-    throw err;
+  } catch (const EngineError&) {
+    throw Napi::Error(env, addon::Failure::from_current_exception().to_js(env));
   }
 #else
   return env.Undefined();
@@ -404,10 +403,8 @@ Napi::Value engine_bench(const Napi::CallbackInfo& cb) {
     std::memcpy(res.Data(), out.data(), out.size());
     o.Set("result", res);
     return o;
-  } catch (const EngineError& e) {
-    Napi::Error err = Napi::Error::New(env, e.what());
-    err.Set("code", Napi::String::New(env, e.code));
-    throw err;
+  } catch (const EngineError&) {
+    throw Napi::Error(env, addon::Failure::from_current_exception().to_js(env));
   }
 #else
   (void)cb;
