@@ -36,7 +36,8 @@ struct EngineOptions {
   int device = 0;           // CUDA device index
   int window_bits = 0;      // c; 0 = the backend's cost model picks
   int tau = -1;             // precompute depth τ (CUDA); -1 = default
-  bool constant_time = false;
+  bool constant_time = false;  // CUDA: Chen et al. §5 accumulation (implies τ = c − 1)
+  int accumulation = 0;        // CUDA: 0 = XYZZ mixed additions, 1 = §3.2 double-point homogeneous
   int threads = 0;          // CPU threads; 0 = all cores
 };
 

@@ -28,7 +28,7 @@ export function nativeBinding(): NativeBinding {
   }
 }
 
-export function chooseBackend(native: NativeBinding, n: number, opts: Pick<ResolvedOptions, 'backend' | 'constantTime'>): NativeBackend {
+export function chooseBackend(native: NativeBinding, n: number, opts: Pick<ResolvedOptions, 'backend' | 'constantTime' | 'accumulation'>): NativeBackend {
   const { cuda } = native.info();
   const unavailable = () =>
     new MsmError('ERR_CUDA_UNAVAILABLE', `CUDA backend unavailable: ${cuda.reason ?? 'unknown reason'}`);
@@ -39,8 +39,9 @@ export function chooseBackend(native: NativeBinding, n: number, opts: Pick<Resol
       if (!cuda.available) throw unavailable();
       return 'cuda';
     default:
-      // constantTime exists only on cuda: 'auto' must not quietly drop it.
-      if (opts.constantTime) {
+      // constantTime and the homogeneous accumulation exist only on cuda: 'auto' must not
+      // quietly drop them.
+      if (opts.constantTime || opts.accumulation !== 'xyzz') {
         if (!cuda.available) throw unavailable();
         return 'cuda';
       }

@@ -41,6 +41,7 @@ export async function openNative(curve: Curve, points: PreparedPoints, opts: Res
       windowBits: opts.windowBits,
       tau: opts.tau,
       constantTime: opts.constantTime,
+      accumulation: opts.accumulation === 'homogeneous' ? 1 : 0,
       threads: opts.threads,
     })
     .catch(rethrowAt(site));

@@ -10,6 +10,7 @@ import { MsmError } from './errors';
 export type BackendChoice = 'auto' | 'cuda' | 'cpu';
 export type PointValidation = 'subgroup' | 'curve' | 'none';
 export type PointFormat = ByteFormat | 'lem';
+export type Accumulation = 'xyzz' | 'homogeneous';
 
 /** Options of `msm()` and `MsmContext.create()`. */
 export interface MsmOptions {
@@ -21,8 +22,16 @@ export interface MsmOptions {
   windowBits?: number;
   /** Precompute depth τ of the CUDA backend (default: the backend's choice). */
   tau?: number;
-  /** Constant-time accumulation (CUDA backend only). Default false. */
+  /**
+   * Constant-time accumulation (CUDA backend only; Chen et al. §5): the device work does not depend
+   * on the scalars' values. See the README for what it promises and costs. Default false.
+   */
   constantTime?: boolean;
+  /**
+   * How the CUDA backend adds points into buckets: 'xyzz' (default; mixed additions in XYZZ
+   * coordinates) or 'homogeneous' (§3.2 double-point additions in homogeneous coordinates).
+   */
+  accumulation?: Accumulation;
   /** Point checks: 'curve' (default), 'subgroup' (also in the order-r subgroup), 'none'. */
   validate?: PointValidation;
   /** Format of packed points: 'canonical' (default) or 'montgomery' (alias 'lem', snarkjs LEM). */
@@ -47,6 +56,7 @@ export interface ResolvedOptions {
   windowBits: number; // 0 = backend's choice
   tau: number; // -1 = backend's choice
   constantTime: boolean;
+  accumulation: Accumulation;
   validate: PointValidation;
   pointFormat: ByteFormat;
   scalarFormat: ByteFormat;
@@ -81,7 +91,7 @@ function intIn(name: string, value: unknown, lo: number, hi: number): number {
   throw optionError(name, `an integer in [${lo}, ${hi}]`, value);
 }
 
-const OPTION_NAMES = ['backend', 'device', 'windowBits', 'tau', 'constantTime', 'validate', 'pointFormat', 'scalarFormat', 'threads'];
+const OPTION_NAMES = ['backend', 'device', 'windowBits', 'tau', 'constantTime', 'accumulation', 'validate', 'pointFormat', 'scalarFormat', 'threads'];
 
 export function checkCurve(curve: unknown): Curve {
   if (!isCurveName(curve)) {
@@ -109,6 +119,7 @@ export function checkOptions(options: unknown): ResolvedOptions {
     windowBits: has('windowBits') ? intIn('windowBits', o.windowBits, 1, 30) : 0,
     tau: has('tau') ? intIn('tau', o.tau, 0, 64) : -1,
     constantTime: false,
+    accumulation: has('accumulation') ? oneOf('accumulation', o.accumulation, ['xyzz', 'homogeneous']) : 'xyzz',
     validate: has('validate') ? oneOf('validate', o.validate, ['subgroup', 'curve', 'none']) : 'curve',
     pointFormat: pointFormat === 'lem' ? 'montgomery' : pointFormat,
     scalarFormat: has('scalarFormat') ? oneOf('scalarFormat', o.scalarFormat, ['canonical', 'montgomery']) : 'canonical',
@@ -121,6 +132,12 @@ export function checkOptions(options: unknown): ResolvedOptions {
   }
   if (resolved.constantTime && resolved.backend === 'cpu') {
     throw new MsmError('ERR_INVALID_OPTION', "option 'constantTime' is supported by the cuda backend only (backend is 'cpu')");
+  }
+  if (resolved.accumulation !== 'xyzz' && resolved.backend === 'cpu') {
+    throw new MsmError('ERR_INVALID_OPTION', `option 'accumulation' '${resolved.accumulation}' is supported by the cuda backend only (backend is 'cpu')`);
+  }
+  if (resolved.constantTime && resolved.accumulation !== 'xyzz') {
+    throw new MsmError('ERR_INVALID_OPTION', "options 'constantTime' and 'accumulation' 'homogeneous' exclude each other: the double-point accumulation is not constant-time");
   }
   return resolved;
 }

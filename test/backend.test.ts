@@ -70,24 +70,30 @@ beforeEach(() => {
 describe('chooseBackend', () => {
   const big = AUTO_CUDA_MIN_POINTS;
   test('auto: cuda only when available and n ≥ the threshold', () => {
-    expect(chooseBackend(fake, big, { backend: 'auto', constantTime: false })).toBe('cpu');
+    expect(chooseBackend(fake, big, { backend: 'auto', constantTime: false, accumulation: 'xyzz' })).toBe('cpu');
     cudaAvailable = true;
-    expect(chooseBackend(fake, big, { backend: 'auto', constantTime: false })).toBe('cuda');
-    expect(chooseBackend(fake, big - 1, { backend: 'auto', constantTime: false })).toBe('cpu');
+    expect(chooseBackend(fake, big, { backend: 'auto', constantTime: false, accumulation: 'xyzz' })).toBe('cuda');
+    expect(chooseBackend(fake, big - 1, { backend: 'auto', constantTime: false, accumulation: 'xyzz' })).toBe('cpu');
   });
   test('explicit backends', () => {
-    expect(chooseBackend(fake, 1, { backend: 'cpu', constantTime: false })).toBe('cpu');
-    expect(() => chooseBackend(fake, 1, { backend: 'cuda', constantTime: false })).toThrow(/no CUDA device \(fake\)/);
+    expect(chooseBackend(fake, 1, { backend: 'cpu', constantTime: false, accumulation: 'xyzz' })).toBe('cpu');
+    expect(() => chooseBackend(fake, 1, { backend: 'cuda', constantTime: false, accumulation: 'xyzz' })).toThrow(/no CUDA device \(fake\)/);
     cudaAvailable = true;
-    expect(chooseBackend(fake, 1, { backend: 'cuda', constantTime: false })).toBe('cuda');
+    expect(chooseBackend(fake, 1, { backend: 'cuda', constantTime: false, accumulation: 'xyzz' })).toBe('cuda');
+  });
+  test("accumulation 'homogeneous' needs cuda, whatever n", () => {
+    cudaAvailable = true;
+    expect(chooseBackend(fake, 1, { backend: 'auto', constantTime: false, accumulation: 'homogeneous' })).toBe('cuda');
+    cudaAvailable = false;
+    expect(() => chooseBackend(fake, 1, { backend: 'auto', constantTime: false, accumulation: 'homogeneous' })).toThrow(MsmError);
   });
   test('constantTime needs cuda, whatever n', () => {
     cudaAvailable = true;
-    expect(chooseBackend(fake, 1, { backend: 'auto', constantTime: true })).toBe('cuda');
+    expect(chooseBackend(fake, 1, { backend: 'auto', constantTime: true, accumulation: 'xyzz' })).toBe('cuda');
     cudaAvailable = false;
     let err: unknown;
     try {
-      chooseBackend(fake, 1, { backend: 'auto', constantTime: true });
+      chooseBackend(fake, 1, { backend: 'auto', constantTime: true, accumulation: 'xyzz' });
     } catch (e) {
       err = e;
     }
@@ -113,7 +119,7 @@ test('msm(): options reach the addon as the contract says, and the context is cl
   const [curve, bytes, pf, validate, options] = calls[0].args as [string, Uint8Array, number, number, NativeContextOptions];
   expect([curve, pf, validate]).toEqual(['bn254', 0, 2]);
   expect(bytes).toEqual(encodePoints(c, pts));
-  expect(options).toEqual({ backend: 'cpu', device: 0, windowBits: 9, tau: -1, constantTime: false, threads: 1 });
+  expect(options).toEqual({ backend: 'cpu', device: 0, windowBits: 9, tau: -1, constantTime: false, accumulation: 0, threads: 1 });
   // bigint scalars are range-checked in TS already; packed ones natively
   expect(calls[1].args).toEqual([encodeScalars(c, [1n, 2n, 3n]), 0, false]);
 });
@@ -122,7 +128,7 @@ test('packed inputs pass through with their formats; defaults', async () => {
   const P = encodePoints(c, pts, 'montgomery');
   const S = encodeScalars(c, [1n, 2n, 3n], 'montgomery');
   await msm('bn254', P, S, { pointFormat: 'lem', scalarFormat: 'montgomery' });
-  expect(calls[0].args.slice(2)).toEqual([1, 1, { backend: 'cpu', device: 0, windowBits: 0, tau: -1, constantTime: false, threads: 0 }]);
+  expect(calls[0].args.slice(2)).toEqual([1, 1, { backend: 'cpu', device: 0, windowBits: 0, tau: -1, constantTime: false, accumulation: 0, threads: 0 }]);
   expect(calls[0].args[1]).toBe(P);
   expect(calls[1].args).toEqual([S, 1, true]);
 });

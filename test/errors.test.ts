@@ -163,6 +163,7 @@ const cudaAvailable = (() => {
   expect(e.message).toContain(i.cuda.reason!);
   await rejects(MsmContext.create('bn254', points, { backend: 'cuda' }), 'ERR_CUDA_UNAVAILABLE');
   await rejects(MsmContext.create('bn254', points, { constantTime: true }), 'ERR_CUDA_UNAVAILABLE');
+  await rejects(MsmContext.create('bn254', points, { accumulation: 'homogeneous' }), 'ERR_CUDA_UNAVAILABLE');
   // 'auto' falls back to the CPU
   await expect(msm('bn254', points, [1n, 2n], { backend: 'auto' })).resolves.toBeDefined();
 });

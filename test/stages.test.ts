@@ -29,6 +29,9 @@ interface Testing {
   ): { buckets: BigUint64Array; heavy: BigUint64Array; pieces: Uint32Array };
   reduceSchedule(c: number): { layered: Uint32Array; tree: Uint32Array };
   reduceIntegers(c: number, buckets: BigUint64Array, reverse: boolean): { suffix: BigUint64Array; bhat0: bigint; total: bigint; q: bigint };
+  accumulateCt(keys: Uint32Array, weights: BigUint64Array, T: number, c: number): { index: Uint32Array; buffer: BigUint64Array };
+  ctAggregate(index: Uint32Array, buffer: BigUint64Array, c: number): BigUint64Array;
+  homogeneousCheck(curve: string, count: number, seed: number): { checked: number; mismatches: number; first: string };
 }
 
 let testing: Testing | undefined;
@@ -242,6 +245,23 @@ function checkStages(name: string, keys: number[], Tn: number, c: number): void 
       check(agg.pieces[p] >= holders[p] && agg.pieces[p] <= holders[p] + 1, () => `${name}: bucket ${p + 1} pieces ${agg.pieces[p]} vs ${holders[p]} holders`);
     }
   }
+  checkConstantTime(name, keys, weights, Tn, c, model.bucketSums);
+}
+
+// §5: the same entries through the constant-time layout (run of bucket k at slot tid + k, zero
+// digits as O) and the op_index rounds; every bucket must equal the plain sum, as Alg. 5 gave.
+function checkConstantTime(name: string, keys: number[], weights: bigint[], Tn: number, c: number, want: bigint[]): void {
+  const M = 2 ** (c - 2);
+  const ct = T().accumulateCt(Uint32Array.from(keys), BigUint64Array.from(weights), Tn, c);
+  let P = 4;
+  while (P < Tn + M) P *= 2;
+  expect(ct.index.length).toBe(P);
+  // Zero-digit runs are O; slots holding a run's index sit at tid + index.
+  for (let s = 0; s < P; s++) check(ct.index[s] !== 0 || ct.buffer[s] === 0n, () => `${name}: index-0 slot ${s} is not O`);
+  const buckets = T().ctAggregate(ct.index, ct.buffer, c);
+  for (let p = 0; p < M; p++) {
+    if (buckets[p] !== want[p]) throw new Error(`${name} (§5): bucket ${p + 1}: ${buckets[p]} ≠ ${want[p]}`);
+  }
 }
 
 const sorted = (a: number[]): number[] => a.sort((x, y) => x - y);
@@ -288,6 +308,48 @@ d('Alg. 4 buffers and Alg. 5 search (cuda/msm/accumulate.cuh, aggregate.cuh)', (
       M = 2 ** (c - 2);
     const vals = Array.from({ length: 32 }, () => 1 + rng.int(M));
     checkStages('32 distinct', sorted(Array.from({ length: 20000 }, () => vals[rng.int(32)])), 1000, c);
+  });
+});
+
+d('§5 constant-time aggregation (cuda/msm/ct_aggregate.cuh) beyond the shared layouts', () => {
+  test('random layouts at every padding: T + 2^(c−2) just below, at and above a power of two', () => {
+    for (const [n, Tn, c] of [
+      [100, 4, 4], // 4 + 4 = 8 slots: P = 8
+      [100, 5, 4], // 9 → 16
+      [1000, 60, 8], // 124 → 128
+      [1000, 64, 8], // 128 → 128
+      [1000, 65, 8], // 129 → 256
+      [3, 1, 2], // 2 slots → P = 4
+    ]) {
+      const M = 2 ** (c - 2);
+      for (const zeroShare of [0, 0.5, 0.95]) {
+        const keys = sorted(Array.from({ length: n }, () => (rng.int(1000) < zeroShare * 1000 ? 0 : 1 + rng.int(M))));
+        const want = new Array<bigint>(M).fill(0n);
+        const weights = keys.map(() => rng.bits(64));
+        keys.forEach((k, i) => {
+          if (k) want[k - 1] = (want[k - 1] + weights[i]) & MASK64;
+        });
+        checkConstantTime(`ct ${n}/${Tn}/${c}/${zeroShare}`, keys, weights, Tn, c, want);
+      }
+    }
+  });
+  test('a layout that cuts a run in two is refused (the test harness can fail)', () => {
+    // Bucket 3 at slots 1 and 3 with an index-0 slot between: §5 must never see this layout, and the
+    // harness reports the second OUT instead of silently dropping a part.
+    const index = Uint32Array.from([1, 3, 0, 3, 4, 0, 0, 0]);
+    const buffer = BigUint64Array.from([1n, 2n, 0n, 4n, 8n, 0n, 0n, 0n]);
+    expect(() => T().ctAggregate(index, buffer, 4)).toThrow(/bucket 3 written 2 times/);
+  });
+});
+
+d('homogeneous formulas (cuda/ec/homogeneous.hpp) against XYZZ', () => {
+  test.each(['bn254', 'bls12-381', 'bls12-377'])('%s: RCB Alg. 7/8/9, mmadd-1998-cmo, conversions, exceptional pairs', (curve) => {
+    const seed = rng.int(2 ** 31);
+    process.stdout.write(`homogeneousCheck ${curve} seed ${seed}\n`);
+    const r = T().homogeneousCheck(curve, 40, seed);
+    expect(r.first).toBe('');
+    expect(r.mismatches).toBe(0);
+    expect(r.checked).toBeGreaterThan(40 * 20);
   });
 });
 

@@ -301,6 +301,7 @@ Napi::Value create_context(const Napi::CallbackInfo& info) {
         !get_int(o.Get("windowBits"), "options.windowBits", 0, 31, 0, opt.window_bits, f) ||
         !get_int(o.Get("tau"), "options.tau", -1, 64, -1, opt.tau, f) ||
         !get_bool(o.Get("constantTime"), "options.constantTime", false, opt.constant_time, f) ||
+        !get_int(o.Get("accumulation"), "options.accumulation", 0, 1, 0, opt.accumulation, f) ||
         !get_int(o.Get("threads"), "options.threads", 0, 4096, 0, opt.threads, f))
       return rejected(env, f);
   }

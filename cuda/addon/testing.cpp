@@ -427,6 +427,7 @@ void register_testing(Napi::Env env, Napi::Object exports) {
   t.Set("generatePoints", Napi::Function::New(env, generate_points_js, "generatePoints"));
   t.Set("engineBench", Napi::Function::New(env, engine_bench, "engineBench"));
   t.Set("gpuFieldSelftest", Napi::Function::New(env, gpu_field_selftest, "gpuFieldSelftest"));
+  register_testing_ct(t);
 #if defined(MSM_WITH_CUDA)
   t.Set("cudaCompiled", true);
 #else

@@ -39,6 +39,7 @@ struct g1 {
   using scalar = fr;
   static constexpr const char* name = "bls12-377";
   // b = 1, in Montgomery form (= R mod p; a = 0).
+  static constexpr unsigned b_int = 1;  // b as an integer (complete formulas multiply by 3b)
   using b_mont = fp_params::one;
   // Generator of arkworks' ark-bls12-377 G1, canonical.
   using gen_x = ff::limbs<0xeab9b16eb21be9ef, 0xd5481512ffcd394e, 0x188282c8bd37cb5c, 0x85951e2caa9d41bb,

@@ -41,6 +41,7 @@ struct g1 {
   using scalar = fr;
   static constexpr const char* name = "bls12-381";
   // b = 4, in Montgomery form (a = 0).
+  static constexpr unsigned b_int = 4;  // b as an integer (complete formulas multiply by 3b)
   using b_mont = ff::limbs<0xaa270000000cfff3, 0x53cc0032fc34000a, 0x478fe97a6b0a807f, 0xb1d37ebee6ba24d7,
                            0x8ec9733bbf78ab2f, 0x09d645513d83de7e>;
   // Standard generator (IETF draft-irtf-cfrg-pairing-friendly-curves §4.2.1), canonical.

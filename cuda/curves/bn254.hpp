@@ -36,6 +36,7 @@ struct g1 {
   using scalar = fr;
   static constexpr const char* name = "bn254";
   // b = 3, in Montgomery form (a = 0).
+  static constexpr unsigned b_int = 3;  // b as an integer (complete formulas multiply by 3b)
   using b_mont = ff::limbs<0x7a17caa950ad28d7, 0x1f6ac17ae15521b9, 0x334bea4e696bd284, 0x2a1f6744ce179d8e>;
   // Generator (1, 2), canonical.
   using gen_x = ff::limbs<1, 0, 0, 0>;

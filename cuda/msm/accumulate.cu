@@ -6,8 +6,11 @@
 // negated for SIGN, and when EXP > τ doubled EXP − τ more times (mdbl-2008-s-1 then
 // dbl-2008-s-1, EFD) and added with add-2008-s (12M + 2S); otherwise added with madd-2008-s
 // (8M + 2S). The running sum lives in registers rather than the paper's shared-memory slots.
+// Two more accumulators (AccMode in stages.cuh): PairAcc, §3.2's double-point additions in
+// homogeneous coordinates, and CtAcc, the constant-time mode's complete additions (§5).
 #include <cstdlib>
 #include <string>
+#include <type_traits>
 
 #include "accumulate.cuh"
 #include "device.cuh"
@@ -40,6 +43,17 @@ bool acc_tight() {
   return tight;
 }
 
+// Entry v's point from the table: 2^h·P_i, h = min(EXP, τ), negated for SIGN; *exp = EXP.
+template <class G>
+__device__ __forceinline__ AffineOf<G> table_point(const AffineOf<G>* table, uint32_t n, uint32_t tau, uint32_t v,
+                                                   uint32_t* exp) {
+  const uint32_t i = value_point(v), e = value_exp(v);
+  const uint32_t h = e < tau ? e : tau;
+  *exp = e;
+  const AffineOf<G> p = table[size_t(h) * n + i];
+  return value_sign(v) ? -p : p;
+}
+
 template <class G>
 struct PointAcc {
   using A = AffineOf<G>;
@@ -52,13 +66,11 @@ struct PointAcc {
 
   __device__ __forceinline__ void reset() { acc = X::infinity(); }
   __device__ __forceinline__ void add(uint32_t v) {
-    const uint32_t i = value_point(v), e = value_exp(v);
-    const uint32_t h = e < tau ? e : tau;
-    A p = table[size_t(h) * n + i];
-    if (value_sign(v)) p = -p;
-    if (e > h) {
+    uint32_t e;
+    const A p = table_point<G>(table, n, tau, v, &e);
+    if (e > tau) {
       X q = X::dbl(p);
-      for (uint32_t k = h + 1; k < e; ++k) q = q.dbl();
+      for (uint32_t k = tau + 1; k < e; ++k) q = q.dbl();
       acc = acc.add(q);
     } else {
       acc = acc.add(p);
@@ -67,18 +79,97 @@ struct PointAcc {
   __device__ __forceinline__ void store(uint32_t slot) { buffer[slot] = acc; }
 };
 
-template <class G, bool Tight>
+// §3.2 double-point accumulation in homogeneous coordinates: two consecutive points of a run are
+// summed affine + affine (mmadd-1998-cmo, 5M + 2S) and the sum added to the bucket with the complete
+// projective addition (RCB Alg. 7, 12M): 17M + 2S per two points against 16M + 4S for two XYZZ
+// mixed additions. A run's odd last point and pairs with equal x (P = ±Q) or O take the complete
+// mixed addition (RCB Alg. 8, 11M); points beyond τ are doubled in projective form (RCB Alg. 9).
+// The run is stored in XYZZ (3M + 1S), so Alg. 5 and §3.4 are shared with the default mode.
+template <class G>
+struct PairAcc {
+  using A = AffineOf<G>;
+  using H = ec::HomogeneousOf<G>;
+  using X = XyzzOf<G>;
+  const A* __restrict__ table;
+  uint32_t n;
+  uint32_t tau;
+  X* __restrict__ buffer;
+  H acc;
+  A pending;
+  bool has_pending;
+
+  __device__ __forceinline__ void reset() {
+    acc = H::infinity();
+    has_pending = false;
+  }
+  __device__ __forceinline__ void add(uint32_t v) {
+    uint32_t e;
+    const A p = table_point<G>(table, n, tau, v, &e);
+    if (e > tau) {
+      H q = H::from_affine(p);
+      for (uint32_t k = tau; k < e; ++k) q = q.dbl();
+      acc = acc.add(q);
+      return;
+    }
+    if (!has_pending) {
+      pending = p;
+      has_pending = true;
+      return;
+    }
+    has_pending = false;
+    if (pending.x != p.x && !pending.is_inf() && !p.is_inf()) {
+      acc = acc.add(H::add_distinct(pending, p));
+    } else {
+      acc = acc.add(pending);
+      acc = acc.add(p);
+    }
+  }
+  __device__ __forceinline__ void store(uint32_t slot) {
+    if (has_pending) acc = acc.add(pending);
+    buffer[slot] = acc.to_xyzz();
+  }
+};
+
+// §5 accumulation: τ = c − 1 (the engine enforces it), so every entry is one table read, a
+// branch-free negation and one complete mixed addition (RCB Alg. 8, 11M) whose result is kept or
+// dropped by select; the runs stay homogeneous for the constant-time aggregation.
+template <class G>
+struct CtAcc {
+  using A = AffineOf<G>;
+  using H = ec::HomogeneousOf<G>;
+  using F = typename G::field;
+  const A* __restrict__ table;
+  uint32_t n;
+  H* __restrict__ buffer;
+  H acc;
+
+  __device__ __forceinline__ void restart(bool cond) { acc = H::select(cond, H::infinity(), acc); }
+  __device__ __forceinline__ void add(uint32_t v, bool skip) {
+    A p = table[size_t(value_exp(v)) * n + value_point(v)];
+    p.y = F::select(value_sign(v) != 0, -p.y, p.y);
+    acc = H::select(skip, acc, acc.add(p));
+  }
+  __device__ __forceinline__ void store(uint32_t slot) { buffer[slot] = acc; }
+};
+
+template <class G, bool Tight, AccMode Mode>
 __global__ void __launch_bounds__(kAccBlock, acc_min_blocks<G, Tight>()) accumulate_kernel(Workspace<G> w) {
   const uint32_t j = blockIdx.y;
   const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
   if (tid >= w.T) return;
   const size_t base = size_t(j) * w.n;
   const uint32_t* keys = w.keys + base;
-  const uint32_t first = first_nonzero(keys, w.n);
-  const Span sp = thread_span(first, w.n, w.T, tid);
-  PointAcc<G> acc{w.table, w.n, uint32_t(w.tau), w.buffer + size_t(j) * w.slots()};
-  accumulate_thread(tid, sp, keys, w.vals + base, w.buf_offset + size_t(j) * w.T,
-                    w.buf_index + size_t(j) * w.slots(), w.buf_used + size_t(j) * w.T, acc);
+  if constexpr (Mode == AccMode::constant_time) {
+    const Span sp = thread_span(0, w.n, w.T, tid);
+    CtAcc<G> acc{w.table, w.n, w.ct_buffer() + size_t(j) * w.ct_padded()};
+    accumulate_thread_ct(tid, sp, keys, w.vals + base, w.buf_index + size_t(j) * w.ct_padded(), acc);
+  } else {
+    const uint32_t first = first_nonzero(keys, w.n);
+    const Span sp = thread_span(first, w.n, w.T, tid);
+    std::conditional_t<Mode == AccMode::homogeneous, PairAcc<G>, PointAcc<G>> acc{w.table, w.n, uint32_t(w.tau), w.buffer + size_t(j) * w.slots()};
+    accumulate_thread(tid, sp, keys, w.vals + base, w.buf_offset + size_t(j) * w.T,
+                      w.buf_index + size_t(j) * w.slots(), w.buf_used + size_t(j) * w.T, acc);
+  }
 }
 
 template <class G>
@@ -86,17 +177,30 @@ uint32_t accumulate_threads(int device) {
   int sms = 0, blocks = 0;
   MSM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   MSM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &blocks, acc_tight<G>() ? accumulate_kernel<G, true> : accumulate_kernel<G, false>, kAccBlock, 0));
+      &blocks, acc_tight<G>() ? accumulate_kernel<G, true, AccMode::xyzz> : accumulate_kernel<G, false, AccMode::xyzz>,
+      kAccBlock, 0));
   if (blocks < 1) blocks = 1;
   return uint32_t(sms) * uint32_t(blocks) * kAccBlock;
 }
 
+template <class G, AccMode Mode>
+void launch_accumulate_mode(const Workspace<G>& w, cudaStream_t s) {
+  const dim3 grid(blocks_for(w.T, kAccBlock), unsigned(w.W));
+  if (acc_tight<G>()) accumulate_kernel<G, true, Mode><<<grid, kAccBlock, 0, s>>>(w);
+  else accumulate_kernel<G, false, Mode><<<grid, kAccBlock, 0, s>>>(w);
+  MSM_LAUNCH_CHECK("accumulate_kernel");
+}
+
 template <class G>
 void launch_accumulate(const Workspace<G>& w, cudaStream_t s) {
-  const dim3 grid(blocks_for(w.T, kAccBlock), unsigned(w.W));
-  if (acc_tight<G>()) accumulate_kernel<G, true><<<grid, kAccBlock, 0, s>>>(w);
-  else accumulate_kernel<G, false><<<grid, kAccBlock, 0, s>>>(w);
-  MSM_LAUNCH_CHECK("accumulate_kernel");
+  switch (w.mode) {
+    case AccMode::xyzz:
+      return launch_accumulate_mode<G, AccMode::xyzz>(w, s);
+    case AccMode::homogeneous:
+      return launch_accumulate_mode<G, AccMode::homogeneous>(w, s);
+    case AccMode::constant_time:
+      return launch_accumulate_mode<G, AccMode::constant_time>(w, s);
+  }
 }
 
 #define MSM_INSTANTIATE(G)                         \

@@ -79,6 +79,34 @@ MSM_HD MSM_INLINE void accumulate_thread(uint32_t tid, Span sp, const uint32_t* 
   buffer_used[tid] = num + 1;
 }
 
+// Alg. 4 for the constant-time mode (§5): the same even split, but over every entry of the window
+// (zero digits included, added as O: thread_span with first = 0), so each thread performs ⌈n/T⌉
+// additions whatever the digits are, and the run of bucket k goes to slot tid + k (Eq. (2) per run)
+// rather than the next free slot, the layout ct_aggregate.cuh needs. Acc: restart(cond) starts a new
+// sum when cond, add(value, skip) always runs its formula and keeps the old sum when skip, store(slot).
+// The run ends are the one data-dependent step: a store (and index write) per run, at most
+// M/T + 2 per thread (the paper's Alg. 4 has the same).
+template <class Acc>
+MSM_HD MSM_INLINE void accumulate_thread_ct(uint32_t tid, Span sp, const uint32_t* keys, const uint32_t* values,
+                                            uint32_t* buffer_index, Acc& acc) {
+  if (sp.s >= sp.e) return;
+  uint32_t prev = keys[sp.s];
+  acc.restart(true);
+  for (uint32_t i = sp.s; i < sp.e; ++i) {
+    const uint32_t key = keys[i];
+    const bool changed = key != prev;
+    if (changed) {
+      acc.store(tid + prev);
+      buffer_index[tid + prev] = prev;
+    }
+    acc.restart(changed);
+    acc.add(values[i], key == 0);
+    prev = key;
+  }
+  acc.store(tid + prev);
+  buffer_index[tid + prev] = prev;
+}
+
 // Slots per window: T + 2^(c−2) (buffer and buffer_index).
 MSM_HD MSM_INLINE uint32_t buffer_slots(uint32_t T, int c) { return T + (1u << (c - 2)); }
 

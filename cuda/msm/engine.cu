@@ -95,10 +95,14 @@ class CudaEngine final : public Engine {
   using X = XyzzOf<G>;
 
   CudaEngine(CurveId id, AffineBuffer&& pts, const EngineOptions& opt) : id_(id), device_(opt.device) {
-    // Refused rather than ignored: a caller asking for constant time must not get variable time.
-    if (opt.constant_time)
+    if (opt.constant_time && opt.accumulation != 0)
       throw EngineError("ERR_INVALID_OPTION",
-                        "constantTime: the constant-time accumulation (§5 of Chen et al.) is not implemented yet");
+                        "constantTime: the double-point (homogeneous) accumulation is not constant-time (§3.2); "
+                        "use the default accumulation");
+    if (opt.accumulation < 0 || opt.accumulation > 1)
+      throw EngineError("ERR_INVALID_OPTION", "unknown accumulation mode " + std::to_string(opt.accumulation));
+    w_.mode = opt.constant_time ? AccMode::constant_time
+                                : (opt.accumulation == 1 ? AccMode::homogeneous : AccMode::xyzz);
     if (pts.n >= kMaxPoints)
       throw EngineError("ERR_INVALID_ARGUMENT", "the CUDA backend takes fewer than 2^27 points per context");
     n_ = uint32_t(pts.n);
@@ -125,24 +129,32 @@ class CudaEngine final : public Engine {
     int c = opt.window_bits > 0 ? opt.window_bits : choose_window_bits(std::max<size_t>(n_, 1), rm1_, bits);
     if (c < kMinWindowBits || c > kMaxWindowBits)
       throw EngineError("ERR_INVALID_ARGUMENT", "windowBits must be in [2, 16] for the CUDA backend");
-    w_.c = c;
-    w_.W = num_windows(rm1_, kScalarWords, bits, c);
-    w_.n = n_;
     if (opt.tau > c - 1) throw EngineError("ERR_INVALID_ARGUMENT", "tau must be in [0, windowBits − 1]");
-
-    const uint32_t resident = accumulate_threads<G>(device_);
-    w_.T = std::max<uint32_t>(1, std::min<uint32_t>(resident / uint32_t(w_.W), std::max<uint32_t>(n_, 1)));
+    const bool ct = w_.mode == AccMode::constant_time;
+    if (ct && opt.tau >= 0 && opt.tau != c - 1)
+      throw EngineError("ERR_INVALID_OPTION", "constantTime needs tau = windowBits − 1 (" + std::to_string(c - 1) +
+                                                  "): a doubling step would depend on the digits");
 
     // τ: as asked, else c − 1 (no doublings during accumulation) when the table fits in half the
-    // device's free memory, else the largest depth that does.
+    // device's free memory, else the largest depth that does. The constant-time mode needs τ = c − 1,
+    // so where its table does not fit, a cost-model c is lowered until it does.
     size_t free_b = 0, total_b = 0;
     MSM_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    const auto fits = [&](int depth) { return double(depth + 1) * n_ * sizeof(A) <= 0.5 * double(free_b); };
+    if (ct && opt.window_bits <= 0)
+      while (c > kMinWindowBits + 2 && !fits(c - 1)) --c;
     int tau = opt.tau;
     if (tau < 0) {
       tau = c - 1;
-      while (tau > 0 && double(tau + 1) * n_ * sizeof(A) > 0.5 * double(free_b)) --tau;
+      if (!ct)
+        while (tau > 0 && !fits(tau)) --tau;
     }
+    w_.c = c;
+    w_.W = num_windows(rm1_, kScalarWords, bits, c);
+    w_.n = n_;
     w_.tau = tau;
+    const uint32_t resident = accumulate_threads<G>(device_);
+    w_.T = std::max<uint32_t>(1, std::min<uint32_t>(resident / uint32_t(w_.W), std::max<uint32_t>(n_, 1)));
 
     if (n_ == 0) return;
     allocate();
@@ -258,9 +270,12 @@ class CudaEngine final : public Engine {
     w_.sort_temp_bytes = sort_temp_bytes(n_, key_bits(w_.c));
     alloc(sort_temp_, w_.sort_temp_bytes);
     w_.sort_temp = sort_temp_.get();
-    alloc(buffer_, W * S);
+    // The constant-time mode keeps each window's buffer as P ≥ S homogeneous points (ct_padded).
+    const bool ct = w_.mode == AccMode::constant_time;
+    const size_t P = ct ? w_.ct_padded() : S;
+    alloc(buffer_, ct ? (W * P * sizeof(HomOf<G>) + sizeof(X) - 1) / sizeof(X) : W * S);
     alloc(buf_offset_, W * T);
-    alloc(buf_index_, W * S);
+    alloc(buf_index_, W * std::max(S, P));
     alloc(buf_used_, W * T);
     w_.buffer = buffer_.get(), w_.buf_offset = buf_offset_.get(), w_.buf_index = buf_index_.get();
     w_.buf_used = buf_used_.get();
@@ -339,9 +354,12 @@ class CudaEngine final : public Engine {
     sort_windows(w_.sort_temp, w_.sort_temp_bytes, w_.keys_in, w_.keys, w_.vals_in, w_.vals, n_, w_.W, key_bits(w_.c),
                  s);
     prof_.mark("sort", s);
+    const bool ct = w_.mode == AccMode::constant_time;
+    if (ct) launch_ct_prepare<G>(w_, s);
     launch_accumulate<G>(w_, s);
     prof_.mark("accumulate", s);
-    launch_aggregate<G>(w_, device_, s);
+    if (ct) launch_ct_aggregate<G>(w_, s);
+    else launch_aggregate<G>(w_, device_, s);
     prof_.mark("aggregate", s);
     launch_reduce<G>(w_, device_, s);
     prof_.mark("reduce", s);

@@ -1,7 +1,9 @@
 // Bucket reduction, Chen et al. §3.4, in one cooperative launch (grid = co-resident blocks from the
 // occupancy API × SMs, grid-wide barriers between rounds): the layered suffix sums, B̂_1 saved, the
 // summation tree, then Q_j = 2·Σ B̂ − B̂_1 per window (schedule in reduce.cuh). Additions are
-// add-2008-s (12M + 2S), the doubling dbl-2008-s-1.
+// add-2008-s (12M + 2S), the doubling dbl-2008-s-1; in the constant-time mode the buckets are
+// homogeneous and every step is a complete formula (RCB Alg. 7 and 9), so no step branches on O or
+// on equal operands.
 #include <cooperative_groups.h>
 
 #include "device.cuh"
@@ -14,9 +16,19 @@ namespace msm::gpu {
 
 constexpr unsigned kRedBlock = 128;
 
-template <class G>
+template <class F>
+__device__ __forceinline__ ec::XYZZ<F> as_xyzz(const ec::XYZZ<F>& p) {
+  return p;
+}
+template <class F, unsigned B>
+__device__ __forceinline__ ec::XYZZ<F> as_xyzz(const ec::Homogeneous<F, B>& p) {
+  return p.to_xyzz();
+}
+
+template <class G, class X>
 __global__ void __launch_bounds__(kRedBlock) reduce_kernel(Workspace<G> w) {
-  using X = XyzzOf<G>;
+  X* const buckets = reinterpret_cast<X*>(w.buckets);
+  X* const bhat0 = reinterpret_cast<X*>(w.bhat0);
   cg::grid_group grid = cg::this_grid();
   const uint64_t gtid = grid.thread_rank(), gsize = grid.size();
   const int log_m = log2_buckets(w.c);
@@ -26,33 +38,33 @@ __global__ void __launch_bounds__(kRedBlock) reduce_kernel(Workspace<G> w) {
   const uint32_t half = layered_tasks(log_m);
   for (int r = 1; r <= log_m; ++r) {
     for (uint64_t t = gtid; t < W * half; t += gsize) {
-      X* B = w.buckets + (t / half) * M;
+      X* B = buckets + (t / half) * M;
       const Task k = layered_task(log_m, r, uint32_t(t % half));
       B[k.dst] = B[k.dst].add(B[k.src]);
     }
     grid.sync();
   }
-  for (uint64_t j = gtid; j < W; j += gsize) w.bhat0[j] = w.buckets[j * M];
+  for (uint64_t j = gtid; j < W; j += gsize) bhat0[j] = buckets[j * M];
   grid.sync();
   for (int r = 1; r <= log_m; ++r) {
     const uint32_t per = tree_tasks(log_m, r);
     for (uint64_t t = gtid; t < W * per; t += gsize) {
-      X* B = w.buckets + (t / per) * M;
+      X* B = buckets + (t / per) * M;
       const Task k = tree_task(r, uint32_t(t % per));
       B[k.dst] = B[k.dst].add(B[k.src]);
     }
     grid.sync();
   }
-  for (uint64_t j = gtid; j < W; j += gsize) w.window_sums[j] = w.buckets[j * M].dbl().add(-w.bhat0[j]);
+  for (uint64_t j = gtid; j < W; j += gsize) w.window_sums[j] = as_xyzz(buckets[j * M].dbl().add(-bhat0[j]));
 }
 
-template <class G>
-void launch_reduce(const Workspace<G>& w, int device, cudaStream_t s) {
+template <class G, class X>
+void launch_reduce_on(const Workspace<G>& w, int device, cudaStream_t s) {
   int sms = 0, blocks = 0, coop = 0;
   MSM_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, device));
   if (!coop) throw EngineError("ERR_CUDA", "the device does not support cooperative launches");
   MSM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  MSM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, reduce_kernel<G>, kRedBlock, 0));
+  MSM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, reduce_kernel<G, X>, kRedBlock, 0));
   if (blocks < 1) throw EngineError("ERR_CUDA", "reduce_kernel cannot be resident on the device");
   // No more blocks than the widest round needs.
   const uint64_t widest = uint64_t(w.W) * (layered_tasks(w.c - 2) > 0 ? layered_tasks(w.c - 2) : 1);
@@ -61,8 +73,14 @@ void launch_reduce(const Workspace<G>& w, int device, cudaStream_t s) {
   if (grid > need) grid = need;
   Workspace<G> arg = w;
   void* args[] = {&arg};
-  MSM_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(reduce_kernel<G>), dim3(unsigned(grid)),
+  MSM_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(reduce_kernel<G, X>), dim3(unsigned(grid)),
                                              dim3(kRedBlock), args, 0, s));
+}
+
+template <class G>
+void launch_reduce(const Workspace<G>& w, int device, cudaStream_t s) {
+  if (w.mode == AccMode::constant_time) launch_reduce_on<G, HomOf<G>>(w, device, s);
+  else launch_reduce_on<G, XyzzOf<G>>(w, device, s);
 }
 
 #define MSM_INSTANTIATE(G) template void launch_reduce<G>(const Workspace<G>&, int, cudaStream_t);

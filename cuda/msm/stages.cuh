@@ -13,7 +13,9 @@
 #include "../curves/bls12_377.hpp"
 #include "../curves/bls12_381.hpp"
 #include "../curves/bn254.hpp"
+#include "../ec/homogeneous.hpp"
 #include "../ec/xyzz.hpp"
+#include "ct_aggregate.cuh"
 
 #define MSM_FOR_EACH_CURVE(X) \
   X(::msm::curves::bn254::g1) \
@@ -25,6 +27,15 @@ template <class G>
 using AffineOf = ec::Affine<typename G::field>;
 template <class G>
 using XyzzOf = ec::XYZZ<typename G::field>;
+template <class G>
+using HomOf = ec::HomogeneousOf<G>;
+
+// How Alg. 4 adds points to buckets and how the runs reach the buckets:
+//   xyzz           XYZZ mixed additions (§3.2 "cached Jacobian"), Alg. 5 aggregation (default);
+//   homogeneous    §3.2 double-point additions in homogeneous coordinates, then Alg. 5;
+//   constant_time  §5: τ = c − 1, complete homogeneous additions, the op_index aggregation and a
+//                  reduction on complete formulas (no step depends on the digits' values).
+enum class AccMode { xyzz = 0, homogeneous = 1, constant_time = 2 };
 
 // Device pointers and sizes of one context's pipeline (engine.cu allocates them).
 template <class G>
@@ -35,6 +46,7 @@ struct Workspace {
   int c = 0;               // window bits
   int W = 0;               // windows (Alg. 3, with the top-window carry)
   int tau = 0;             // 2^h·P stored for h ≤ tau
+  AccMode mode = AccMode::xyzz;
   uint32_t T = 0;          // Alg. 4 threads per window
   const A* table = nullptr;             // [(tau+1)·n]: table[h·n + i] = 2^h·P_i
   const uint32_t* recode_table = nullptr;  // [2^c + 1]
@@ -44,17 +56,22 @@ struct Workspace {
   uint32_t* vals = nullptr;      // [W·n]
   void* sort_temp = nullptr;
   size_t sort_temp_bytes = 0;
-  X* buffer = nullptr;           // [W·(T + M)] Alg. 4 compact buffers
+  X* buffer = nullptr;           // [W·(T + M)] Alg. 4 compact buffers (constant_time: [W·P] of HomOf<G>)
   uint32_t* buf_offset = nullptr;  // [W·T]
-  uint32_t* buf_index = nullptr;   // [W·(T + M)]
+  uint32_t* buf_index = nullptr;   // [W·(T + M)] (constant_time: [W·P])
   uint32_t* buf_used = nullptr;    // [W·T]
-  X* buckets = nullptr;          // [W·M], M = 2^(c−2)
+  X* buckets = nullptr;          // [W·M], M = 2^(c−2) (constant_time: of HomOf<G>)
   uint4* heavy = nullptr;        // [W·M] buckets left to the block-wide path: {j·M + p, t0, t1, 0}
   uint32_t* heavy_count = nullptr;
   X* bhat0 = nullptr;            // [W] B̂_1 per window
   X* window_sums = nullptr;      // [W] Q_j
   MSM_HD uint32_t M() const { return 1u << (c - 2); }
   MSM_HD uint32_t slots() const { return T + M(); }
+  // constant_time: the window's buffer padded to a power of two (ct_aggregate.cuh), and the views of
+  // the buffer and bucket memory as homogeneous points.
+  MSM_HD uint32_t ct_padded() const { return ::msm::gpu::ct_padded(slots()); }
+  MSM_HD HomOf<G>* ct_buffer() const { return reinterpret_cast<HomOf<G>*>(buffer); }
+  MSM_HD HomOf<G>* ct_buckets() const { return reinterpret_cast<HomOf<G>*>(buckets); }
 };
 
 // precompute.cu: table levels 1 … tau from level 0 (already uploaded).
@@ -80,7 +97,13 @@ void launch_accumulate(const Workspace<G>& w, cudaStream_t s);
 template <class G>
 void launch_aggregate(const Workspace<G>& w, int device, cudaStream_t s);
 
-// reduce.cu: §3.4 in one cooperative launch → window_sums.
+// ct_aggregate.cu: §5 — ct_prepare before Alg. 4 (O and index 0 everywhere), ct_aggregate after.
+template <class G>
+void launch_ct_prepare(const Workspace<G>& w, cudaStream_t s);
+template <class G>
+void launch_ct_aggregate(const Workspace<G>& w, cudaStream_t s);
+
+// reduce.cu: §3.4 in one cooperative launch → window_sums (constant_time: on HomOf<G> buckets).
 template <class G>
 void launch_reduce(const Workspace<G>& w, int device, cudaStream_t s);
 

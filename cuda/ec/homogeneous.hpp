@@ -1,0 +1,127 @@
+// Homogeneous projective coordinates (X : Y : Z) for y² = x³ + b (a = 0): (X/Z, Y/Z), O = (0 : 1 : 0).
+// Two uses (Chen et al. §3.2 and §5, papers/000):
+//  - the complete formulas of Renes, Costello, Batina, "Complete addition formulas for prime order
+//    elliptic curves", EUROCRYPT 2016 (ePrint 2015/1060), Algorithms 7, 8, 9 for a = 0: one
+//    straight-line sequence for every input pair, O and P = ±Q included, so the constant-time
+//    accumulation (§5) runs the same instructions whatever the points are;
+//  - the affine + affine → projective addition mmadd-1998-cmo (Cohen, Miyaji, Ono 1998; EFD
+//    g1p/auto-shortw-projective.html), 5M + 2S, for the double-point accumulation of §3.2.
+// b is a small integer (B), so the two or one multiplications by 3b are additions.
+#pragma once
+
+#include "affine.hpp"
+#include "xyzz.hpp"
+
+namespace msm::ec {
+
+template <class F, unsigned B>
+struct Homogeneous {
+  using field = F;
+  F X, Y, Z;
+
+  MSM_HD static Homogeneous infinity() { return Homogeneous{F::zero(), F::one(), F::zero()}; }
+  MSM_HD bool is_inf() const { return Z.is_zero(); }
+  // O for the affine (0, 0) encoding, without a branch.
+  MSM_HD static Homogeneous from_affine(const Affine<F>& a) {
+    const bool inf = a.is_inf();
+    return Homogeneous{a.x, F::select(inf, F::one(), a.y), F::select(inf, F::zero(), F::one())};
+  }
+  MSM_HD Homogeneous operator-() const { return Homogeneous{X, -Y, Z}; }
+  MSM_HD static Homogeneous select(bool cond, const Homogeneous& a, const Homogeneous& b) {
+    return Homogeneous{F::select(cond, a.X, b.X), F::select(cond, a.Y, b.Y), F::select(cond, a.Z, b.Z)};
+  }
+
+  // t·3b by a fixed addition chain (no data-dependent step).
+  MSM_HD MSM_INLINE static F mul_b3(const F& t) {
+    constexpr unsigned k = 3 * B;
+    F acc = t;
+    int top = 31;
+    while (!((k >> top) & 1)) --top;
+    MSM_UNROLL for (int bit = top - 1; bit >= 0; --bit) {
+      acc = acc.dbl();
+      if ((k >> bit) & 1) acc = acc + t;
+    }
+    return acc;
+  }
+
+  // RCB Algorithm 7 (complete addition, a = 0): 12M + 2m_3b.
+  MSM_HD Homogeneous add(const Homogeneous& q) const {
+    const F t0 = X * q.X, t1 = Y * q.Y, t2 = Z * q.Z;
+    const F t3 = (X + Y) * (q.X + q.Y) - (t0 + t1);
+    const F t4 = (Y + Z) * (q.Y + q.Z) - (t1 + t2);
+    const F y3 = (X + Z) * (q.X + q.Z) - (t0 + t2);
+    return finish(t0, t1, t2, t3, t4, y3);
+  }
+
+  // RCB Algorithm 8 (mixed, Z2 = 1; complete for every affine q ≠ O): 11M + 2m_3b. The affine O
+  // (0, 0) has no Z2 = 1 form, so the formula runs on it anyway and the sum is selected at the end.
+  MSM_HD Homogeneous add(const Affine<F>& q) const {
+    const F t0 = X * q.x, t1 = Y * q.y;
+    const F t3 = (q.x + q.y) * (X + Y) - (t0 + t1);
+    const F t4 = q.y * Z + Y;
+    const F y3 = q.x * Z + X;
+    return select(q.is_inf(), *this, finish(t0, t1, Z, t3, t4, y3));
+  }
+
+  // RCB Algorithm 9 (doubling, a = 0): 6M + 2S + 1m_3b.
+  MSM_HD Homogeneous dbl() const {
+    F t0 = Y.sqr();
+    F z3 = t0.dbl().dbl().dbl();
+    F t1 = Y * Z;
+    F t2 = mul_b3(Z.sqr());
+    F x3 = t2 * z3;
+    F y3 = t0 + t2;
+    z3 = t1 * z3;
+    t1 = t2 + t2;
+    t2 = t1 + t2;
+    t0 = t0 - t2;
+    y3 = t0 * y3;
+    y3 = x3 + y3;
+    t1 = X * Y;
+    x3 = t0 * t1;
+    x3 = x3.dbl();
+    return Homogeneous{x3, y3, z3};
+  }
+
+  // The common tail of RCB Algorithms 7 and 8 (their steps 19–33 and 12–26): 6M + 2m_3b, from
+  // t0 = X1X2, t1 = Y1Y2, t2 = Z1Z2, t3 = X1Y2 + X2Y1, t4 = Y1Z2 + Y2Z1, y3 = X1Z2 + X2Z1.
+  MSM_HD MSM_INLINE static Homogeneous finish(const F& x1x2, const F& t1_in, const F& z1z2, const F& t3, const F& t4,
+                                              const F& y3_in) {
+    const F t0 = x1x2.dbl() + x1x2;
+    const F t2 = mul_b3(z1z2);
+    const F z3 = t1_in + t2;
+    const F t1 = t1_in - t2;
+    const F y3 = mul_b3(y3_in);
+    return Homogeneous{t3 * t1 - t4 * y3, t1 * z3 + y3 * t0, z3 * t4 + t0 * t3};
+  }
+
+  // mmadd-1998-cmo: p + q for affine p, q with x_p ≠ x_q (the caller checks): 5M + 2S.
+  //   u = y_q − y_p, v = x_q − x_p, R = v²·x_p, A = u² − v³ − 2R,
+  //   X = v·A, Y = u·(R − A) − v³·y_p, Z = v³.
+  MSM_HD static Homogeneous add_distinct(const Affine<F>& p, const Affine<F>& q) {
+    const F u = q.y - p.y, v = q.x - p.x;
+    const F vv = v.sqr();
+    const F vvv = v * vv;
+    const F R = vv * p.x;
+    const F A = u.sqr() - vvv - R.dbl();
+    return Homogeneous{v * A, u * (R - A) - vvv * p.y, vvv};
+  }
+
+  // The same point in XYZZ: (X·Z, Y·Z², Z², Z³) = (x·ZZ, y·ZZZ, ZZ, ZZZ); 3M + 1S. O maps to O.
+  MSM_HD XYZZ<F> to_xyzz() const {
+    const F zz = Z.sqr();
+    return XYZZ<F>{X * Z, Y * zz, zz, zz * Z};
+  }
+  // x = X/Z, y = Y/Z (one inversion; tests and the host).
+  MSM_HD Affine<F> to_affine() const {
+    if (is_inf()) return Affine<F>::infinity();
+    const F zi = Z.inverse();
+    return Affine<F>{X * zi, Y * zi};
+  }
+};
+
+// The homogeneous point type of a curve struct (cuda/curves): its field and b.
+template <class G>
+using HomogeneousOf = Homogeneous<typename G::field, G::b_int>;
+
+}  // namespace msm::ec
