@@ -17,6 +17,8 @@ const USAGE = `Usage: node dist/bench/gpu.js [options]
   --curves LIST         (default bn254,bls12-381)
   --logs LIST           log2 sizes (default 16,18,20,22,24)
   --dists LIST          random,identical,distinct32,small,mostly-zero (default random,identical)
+  --modes LIST          default,constant-time,homogeneous (default default): accumulation modes
+  --api-only            time through the API only (skip the engine-alone timing and its second setup)
   --runs N              timed runs after one warm-up (default 5)
   --window-bits C       force c (default: cost model)
   --tau T               force τ (default: backend's choice)
@@ -25,14 +27,21 @@ const USAGE = `Usage: node dist/bench/gpu.js [options]
   --out FILE            JSON output (default bench/results/gpu-<device>.json)
 `;
 
+const MODES: Record<string, Record<string, unknown>> = {
+  default: {},
+  'constant-time': { constantTime: true },
+  homogeneous: { accumulation: 'homogeneous' },
+};
+
 interface Row {
   curve: CurveName;
   n: number;
+  mode: string;
   distribution: string;
   medianMs: number; // through the public API (MsmContext.msm: argument copy and checks included)
   runsMs: number[];
-  engineMedianMs: number; // the CUDA engine alone (scalar upload, compute, result download)
-  engineRunsMs: number[];
+  engineMedianMs: number | null; // the CUDA engine alone (scalar upload, compute, result download)
+  engineRunsMs: number[] | null;
   setupMs: number;
   deviceMemoryBytes: number;
   windowBits: number;
@@ -93,7 +102,7 @@ function scalarBytes(rng: Rng, curve: CurveName, n: number, dist: string): Uint8
       out.set([v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, v >>> 24], 32 * i + b);
     }
   } else if (dist === 'mostly-zero') {
-    for (let i = 0; i < n; i++) if (rng.int(16) === 0) fillRandom(32 * i);
+    for (let i = 0; i < n; i++) if (rng.int(10) === 0) fillRandom(32 * i);  // 90 % zero
   } else throw new Error(`unknown distribution ${dist}`);
   return out;
 }
@@ -110,6 +119,8 @@ async function main(): Promise<void> {
       curves: { type: 'string' },
       logs: { type: 'string' },
       dists: { type: 'string' },
+      modes: { type: 'string' },
+      'api-only': { type: 'boolean' },
       runs: { type: 'string' },
       'window-bits': { type: 'string' },
       tau: { type: 'string' },
@@ -126,6 +137,9 @@ async function main(): Promise<void> {
   const curves = (values.curves ?? 'bn254,bls12-381').split(',') as CurveName[];
   const logs = (values.logs ?? '16,18,20,22,24').split(',').map(Number);
   const dists = (values.dists ?? 'random,identical').split(',');
+  const modes = (values.modes ?? 'default').split(',');
+  for (const m of modes) if (!(m in MODES)) throw new Error(`unknown mode ${m}; known: ${Object.keys(MODES).join(', ')}`);
+  const apiOnly = values['api-only'] === true;
   const runs = Number(values.runs ?? 5);
   const checkMax = Number(values['check-max-log'] ?? 20);
   const seed = Number(values.seed ?? Rng.freshSeed());
@@ -136,6 +150,7 @@ async function main(): Promise<void> {
   if (values.tau) opts.tau = Number(values.tau);
   const rows: Row[] = [];
   process.stdout.write(`# ${dev.name}, driver ${inf.cuda.driverVersion}, runtime ${inf.cuda.runtimeVersion}, seed ${seed}\n`);
+  const median = (xs: number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
   for (const curve of curves) {
     const c = CURVES[curve];
     for (const lg of logs) {
@@ -143,71 +158,80 @@ async function main(): Promise<void> {
       const s = 1n + rng.below(c.r - 1n),
         t = 1n + rng.below(c.r - 1n);
       const pts = testing.generatePoints(curve, n, le(s), le(t));
-      const t0 = performance.now();
-      const ctx = await MsmContext.create(curve, pts, opts);
-      const setupMs = performance.now() - t0;
-      try {
-        for (const dist of dists) {
-          const ks = scalarBytes(rng, curve, n, dist);
-          const first = await ctx.msm(ks); // warm-up
-          let checked: Row['checked'] = 'unchecked';
-          let correct: boolean | null = null;
-          if (dist === 'identical') {
-            // Σ k·(s + i·t) = k·(n·s + t·n(n−1)/2)
-            const k = fromLe(ks, 0);
-            const e = (k * ((BigInt(n) * s + (t * BigInt(n) * BigInt(n - 1)) / 2n) % c.r)) % c.r;
-            correct = JSON.stringify(scalarMul(c, e, c.generator), (_, v) => (typeof v === 'bigint' ? v.toString() : v)) ===
-              JSON.stringify(first, (_, v) => (typeof v === 'bigint' ? v.toString() : v));
-            checked = 'closed-form';
-          } else if (lg <= checkMax) {
-            let e = 0n;
-            for (let i = 0; i < n; i++) e += fromLe(ks, 32 * i) * ((s + BigInt(i) * t) % c.r);
-            const want = scalarMul(c, e % c.r, c.generator);
-            correct = want.x === first.x && want.y === first.y;
-            checked = 'model';
-          }
-          const times: number[] = [];
-          for (let r = 0; r < runs; r++) {
-            const a = performance.now();
-            const q = await ctx.msm(ks);
-            times.push(performance.now() - a);
-            if (q.x !== first.x || q.y !== first.y) correct = false;
-          }
-          const sorted = [...times].sort((x, y) => x - y);
-          const eb = testing.engineBench(curve, pts, ks, runs, Number(values['window-bits'] ?? 0), Number(values.tau ?? -1));
-          const esorted = [...eb.runsMs].sort((x, y) => x - y);
-          const fb = eb.result.length / 2;
-          let ex = 0n,
-            ey = 0n;
-          for (let i = fb - 1; i >= 0; i--) ex = (ex << 8n) | BigInt(eb.result[i]);
-          for (let i = 2 * fb - 1; i >= fb; i--) ey = (ey << 8n) | BigInt(eb.result[i]);
-          if (ex !== first.x || ey !== first.y) correct = false;
-          const row: Row = {
-            curve,
-            n,
-            distribution: dist,
-            medianMs: sorted[Math.floor(sorted.length / 2)],
-            runsMs: times,
-            engineMedianMs: esorted[Math.floor(esorted.length / 2)],
-            engineRunsMs: eb.runsMs,
-            setupMs,
-            deviceMemoryBytes: ctx.memory.device,
-            windowBits: ctx.windowBits,
-            tau: ctx.tau,
-            checked,
-            correct,
-          };
-          rows.push(row);
-          process.stdout.write(
-            `${curve.padEnd(10)} 2^${lg} ${dist.padEnd(11)} api ${row.medianMs.toFixed(2).padStart(8)} ms  engine ${row.engineMedianMs.toFixed(2).padStart(8)} ms  setup ${setupMs.toFixed(0).padStart(6)} ms  ` +
-              `dev ${(row.deviceMemoryBytes / 2 ** 30).toFixed(2)} GiB  c=${row.windowBits} τ=${row.tau}  ${checked}:${correct}\n`,
-          );
+      // The same scalars for every mode, and each one's expected result (model or closed form).
+      const sets = dists.map((dist) => {
+        const ks = scalarBytes(rng, curve, n, dist);
+        let want: { x: bigint; y: bigint } | null = null;
+        let checked: Row['checked'] = 'unchecked';
+        if (dist === 'identical') {
+          // Σ k·(s + i·t) = k·(n·s + t·n(n−1)/2)
+          const k = fromLe(ks, 0);
+          want = scalarMul(c, (k * ((BigInt(n) * s + (t * BigInt(n) * BigInt(n - 1)) / 2n) % c.r)) % c.r, c.generator);
+          checked = 'closed-form';
+        } else if (lg <= checkMax) {
+          let e = 0n;
+          for (let i = 0; i < n; i++) e += fromLe(ks, 32 * i) * ((s + BigInt(i) * t) % c.r);
+          want = scalarMul(c, e % c.r, c.generator);
+          checked = 'model';
         }
-      } finally {
-        ctx.close();
+        return { dist, ks, want, checked };
+      });
+      for (const mode of modes) {
+        const t0 = performance.now();
+        const ctx = await MsmContext.create(curve, pts, { ...opts, ...MODES[mode] });
+        const setupMs = performance.now() - t0;
+        try {
+          for (const { dist, ks, want, checked } of sets) {
+            const first = await ctx.msm(ks); // warm-up
+            let correct: boolean | null = want ? want.x === first.x && want.y === first.y : null;
+            const times: number[] = [];
+            for (let r = 0; r < runs; r++) {
+              const a = performance.now();
+              const q = await ctx.msm(ks);
+              times.push(performance.now() - a);
+              if (q.x !== first.x || q.y !== first.y) correct = false;
+            }
+            let engineRunsMs: number[] | null = null;
+            if (!apiOnly && mode === 'default') {
+              const eb = testing.engineBench(curve, pts, ks, runs, Number(values['window-bits'] ?? 0), Number(values.tau ?? -1));
+              const fb = eb.result.length / 2;
+              let ex = 0n,
+                ey = 0n;
+              for (let i = fb - 1; i >= 0; i--) ex = (ex << 8n) | BigInt(eb.result[i]);
+              for (let i = 2 * fb - 1; i >= fb; i--) ey = (ey << 8n) | BigInt(eb.result[i]);
+              if (ex !== first.x || ey !== first.y) correct = false;
+              engineRunsMs = eb.runsMs;
+            }
+            const row: Row = {
+              curve,
+              n,
+              mode,
+              distribution: dist,
+              medianMs: median(times),
+              runsMs: times,
+              engineMedianMs: engineRunsMs ? median(engineRunsMs) : null,
+              engineRunsMs,
+              setupMs,
+              deviceMemoryBytes: ctx.memory.device,
+              windowBits: ctx.windowBits,
+              tau: ctx.tau,
+              checked,
+              correct,
+            };
+            rows.push(row);
+            process.stdout.write(
+              `${curve.padEnd(10)} 2^${lg} ${mode.padEnd(13)} ${dist.padEnd(11)} api ${row.medianMs.toFixed(2).padStart(8)} ms  ` +
+                `engine ${row.engineMedianMs === null ? '     -' : row.engineMedianMs.toFixed(2).padStart(8)} ms  setup ${setupMs.toFixed(0).padStart(6)} ms  ` +
+                `dev ${(row.deviceMemoryBytes / 2 ** 30).toFixed(2)} GiB  c=${row.windowBits} τ=${row.tau}  ${checked}:${correct}\n`,
+            );
+          }
+        } finally {
+          ctx.close();
+        }
       }
     }
   }
+  const spread = spreadReport(rows);
   const file = values.out ?? path.join('bench', 'results', `gpu-${dev.name.replace(/[^A-Za-z0-9]+/g, '-')}.json`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(
@@ -221,6 +245,7 @@ async function main(): Promise<void> {
         date: new Date().toISOString(),
         method: 'points resident; scalars uploaded and the affine result downloaded inside the timed region; median of runs after a warm-up. medianMs: through MsmContext.msm (the N-API layer copies and range-checks the scalars); engineMedianMs: the CUDA engine alone (testing.engineBench)',
         seed,
+        spread,
         rows,
       },
       null,
@@ -228,6 +253,39 @@ async function main(): Promise<void> {
     ) + '\n',
   );
   process.stdout.write(`wrote ${file}\n`);
+}
+
+// Timing spread per mode, in the manner of Chen et al. Table 6 (average vs corner cases): each
+// distribution's median over the random one's, on the same context.
+interface Spread {
+  curve: CurveName;
+  n: number;
+  mode: string;
+  randomMs: number;
+  ratios: Record<string, number>;
+  worst: { distribution: string; ratio: number };
+}
+function spreadReport(rows: Row[]): Spread[] {
+  const out: Spread[] = [];
+  for (const base of rows.filter((r) => r.distribution === 'random')) {
+    const same = rows.filter((r) => r.curve === base.curve && r.n === base.n && r.mode === base.mode);
+    const ratios: Record<string, number> = {};
+    let worst = { distribution: 'random', ratio: 1 };
+    for (const r of same) {
+      const ratio = r.medianMs / base.medianMs;
+      ratios[r.distribution] = Number(ratio.toFixed(4));
+      if (ratio > worst.ratio) worst = { distribution: r.distribution, ratio: Number(ratio.toFixed(4)) };
+    }
+    out.push({ curve: base.curve, n: base.n, mode: base.mode, randomMs: base.medianMs, ratios, worst });
+    process.stdout.write(
+      `spread ${base.curve.padEnd(10)} 2^${Math.log2(base.n)} ${base.mode.padEnd(13)} random ${base.medianMs.toFixed(2)} ms  ` +
+        Object.entries(ratios)
+          .map(([d, x]) => `${d} ${x.toFixed(3)}×`)
+          .join('  ') +
+        `  worst ${worst.distribution} ${worst.ratio.toFixed(3)}×\n`,
+    );
+  }
+  return out;
 }
 
 main().catch((e) => {

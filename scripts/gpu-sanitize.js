@@ -1,12 +1,14 @@
 // Workload for scripts/gpu-sanitize.sh: every curve at n = 2^12 through the addon directly (no
 // TypeScript build needed): context creation (upload + 2^h·P table), msm with random and with
-// identical scalars (the block-wide Alg. 5 path), msmBatch, each checked against the CPU backend.
+// identical scalars (the block-wide Alg. 5 path), msmBatch, each checked against the CPU backend;
+// in each accumulation mode (default, constant time §5, homogeneous §3.2).
 'use strict';
 const path = require('path');
 const addon = require('node-gyp-build')(path.resolve(__dirname, '..'));
 
 const N = Number(process.env.MSM_SANITIZE_N || 4096);
-const opts = (backend) => ({ backend, device: 0, windowBits: 0, tau: -1, constantTime: false, threads: 0 });
+const opts = (backend, extra = {}) => ({ backend, device: 0, windowBits: 0, tau: -1, constantTime: false, accumulation: 0, threads: 0, ...extra });
+const MODES = [['default', {}], ['constant-time', { constantTime: true }], ['homogeneous', { accumulation: 1 }]];
 let seed = 12345;
 const byte = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 24) & 0xff;
 const le = (v, bytes = 32) => {
@@ -23,20 +25,22 @@ async function main() {
     for (let i = 0; i < random.length; i++) random[i] = (i % 32) === 31 ? byte() & 0x0f : byte();
     const same = new Uint8Array(32 * N);
     for (let i = 0; i < N; i++) same.set(random.subarray(0, 32), 32 * i);
-    const gpu = await addon.createContext(curve, pts, 0, 0, opts('cuda'));
     const cpu = await addon.createContext(curve, pts, 0, 0, opts('cpu'));
-    for (const [name, ks] of [['random', random], ['identical', same]]) {
-      const a = Buffer.from(await gpu.msm(ks, 0, true));
-      const b = Buffer.from(await cpu.msm(ks, 0, true));
-      const ok = a.equals(b);
-      if (!ok) bad++;
-      console.log(`${curve} n=${N} ${name}: ${ok ? 'ok' : 'MISMATCH'}`);
+    for (const [mode, extra] of MODES) {
+      const gpu = await addon.createContext(curve, pts, 0, 0, opts('cuda', extra));
+      for (const [name, ks] of [['random', random], ['identical', same]]) {
+        const a = Buffer.from(await gpu.msm(ks, 0, true));
+        const b = Buffer.from(await cpu.msm(ks, 0, true));
+        const ok = a.equals(b);
+        if (!ok) bad++;
+        console.log(`${curve} n=${N} ${mode} ${name}: ${ok ? 'ok' : 'MISMATCH'}`);
+      }
+      const batch = await gpu.msmBatch([random, same], 0, true);
+      const okb = Buffer.from(batch[1]).equals(Buffer.from(await cpu.msm(same, 0, true)));
+      if (!okb) bad++;
+      console.log(`${curve} n=${N} ${mode} batch: ${okb ? 'ok' : 'MISMATCH'}`);
+      gpu.close();
     }
-    const batch = await gpu.msmBatch([random, same], 0, true);
-    const okb = Buffer.from(batch[1]).equals(Buffer.from(await cpu.msm(same, 0, true)));
-    if (!okb) bad++;
-    console.log(`${curve} n=${N} batch: ${okb ? 'ok' : 'MISMATCH'}`);
-    gpu.close();
     cpu.close();
   }
   if (bad) process.exitCode = 1;

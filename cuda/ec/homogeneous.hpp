@@ -92,7 +92,8 @@ struct Homogeneous {
     const F z3 = t1_in + t2;
     const F t1 = t1_in - t2;
     const F y3 = mul_b3(y3_in);
-    return Homogeneous{t3 * t1 - t4 * y3, t1 * z3 + y3 * t0, z3 * t4 + t0 * t3};
+    // Each coordinate a sum of two products: one reduction each (lazy reduction, §3.2).
+    return Homogeneous{F::mul_add(t3, t1, t4, -y3), F::mul_add(t1, z3, y3, t0), F::mul_add(z3, t4, t0, t3)};
   }
 
   // mmadd-1998-cmo: p + q for affine p, q with x_p ≠ x_q (the caller checks): 5M + 2S.
@@ -104,7 +105,7 @@ struct Homogeneous {
     const F vvv = v * vv;
     const F R = vv * p.x;
     const F A = u.sqr() - vvv - R.dbl();
-    return Homogeneous{v * A, u * (R - A) - vvv * p.y, vvv};
+    return Homogeneous{v * A, F::mul_add(u, R - A, vvv, -p.y), vvv};
   }
 
   // The same point in XYZZ: (X·Z, Y·Z², Z², Z³) = (x·ZZ, y·ZZZ, ZZ, ZZZ); 3M + 1S. O maps to O.

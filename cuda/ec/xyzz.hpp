@@ -1,7 +1,8 @@
 // Extended Jacobian "XYZZ" coordinates for short-Weierstrass curves with a = 0: (X, Y, ZZ, ZZZ)
 // represents (X/ZZ, Y/ZZZ) with ZZ³ = ZZZ². Formulas from the Explicit-Formulas Database,
 // hyperelliptic.org/EFD/g1p/auto-shortw-xyzz.html (Bernstein–Lange; the 2008 formulas are
-// Sutherland's). Costs are M (multiplication), S (squaring), with a = 0 substituted.
+// Sutherland's). Costs are M (multiplication), S (squaring), with a = 0 substituted. Each Y is a
+// difference of two products, computed with one Montgomery reduction (Fp::mul_add).
 // O is ZZ = ZZZ = 0. Every routine handles O inputs, P + P and P + (−P).
 #pragma once
 
@@ -32,7 +33,7 @@ struct XYZZ {
     const F M = X2.dbl() + X2;
     XYZZ r;
     r.X = M.sqr() - S.dbl();
-    r.Y = M * (S - r.X) - W * Y;
+    r.Y = F::mul_add(M, S - r.X, W, -Y);  // one reduction for both products (lazy)
     r.ZZ = V * ZZ;  // Y = 0 (a 2-torsion point) gives V = W = 0: O, as it should
     r.ZZZ = W * ZZZ;
     return r;
@@ -49,7 +50,7 @@ struct XYZZ {
     const F M = X2.dbl() + X2;
     XYZZ r;
     r.X = M.sqr() - S.dbl();
-    r.Y = M * (S - r.X) - W * a.y;
+    r.Y = F::mul_add(M, S - r.X, W, -a.y);
     r.ZZ = V;
     r.ZZZ = W;
     return r;
@@ -69,7 +70,7 @@ struct XYZZ {
     const F Q = X * PP;
     XYZZ r;
     r.X = R.sqr() - PPP - Q.dbl();
-    r.Y = R * (Q - r.X) - Y * PPP;
+    r.Y = F::mul_add(R, Q - r.X, Y, -PPP);
     r.ZZ = ZZ * PP;
     r.ZZZ = ZZZ * PPP;
     return r;
@@ -92,7 +93,7 @@ struct XYZZ {
     const F Q = U1 * PP;
     XYZZ r;
     r.X = R.sqr() - PPP - Q.dbl();
-    r.Y = R * (Q - r.X) - S1 * PPP;
+    r.Y = F::mul_add(R, Q - r.X, S1, -PPP);
     r.ZZ = ZZ * q.ZZ * PP;
     r.ZZZ = ZZZ * q.ZZZ * PPP;
     return r;

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -18,8 +19,12 @@ namespace msm::gpu {
   // Clear the error state where the error is not sticky (allocation failures, bad arguments), so the
   // process and other contexts stay usable; a sticky error (a kernel fault) stays, as CUDA requires.
   cudaGetLastError();
+  // The source position relative to the package (cuda/msm/…), not the build machine's path.
+  const char* rel = file;
+  for (const char* p = file; *p; ++p)
+    if (std::strncmp(p, "cuda/", 5) == 0) rel = p;
   std::string msg = std::string(what) + " failed: " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ") at " +
-                    file + ":" + std::to_string(line);
+                    rel + ":" + std::to_string(line);
   if (e == cudaErrorMemoryAllocation) throw EngineError("ERR_CUDA_OOM", "out of device memory: " + msg);
   throw EngineError("ERR_CUDA", msg);
 }

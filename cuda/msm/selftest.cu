@@ -10,12 +10,14 @@ namespace msm::gpu {
 namespace {
 
 template <class F>
-__global__ void field_kernel(const F* a, const F* b, F* mul, F* sqr, F* portable, size_t n) {
+__global__ void field_kernel(const F* a, const F* b, F* mul, F* sqr, F* portable, F* mul_add, size_t n) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   mul[i] = a[i] * b[i];               // ptx.cuh device_mont_mul
   sqr[i] = a[i].sqr();                // ptx.cuh device_mont_sqr
   portable[i] = F::mont_mul(a[i], b[i]);  // the 64-bit CIOS of field.hpp, on the device
+  const size_t k = (i + 1) % n;
+  mul_add[i] = F::mul_add(a[i], b[i], b[k], a[k]);  // ptx.cuh device_mont_mul_add
 }
 
 template <class F>
@@ -56,25 +58,28 @@ FieldSelftest run(size_t count, uint64_t seed) {
   while (a.size() < count) a.push_back(random_element<F>(rng)), b.push_back(random_element<F>(rng));
   const size_t n = a.size();
 
-  DeviceBuffer<F> da(n), db(n), dm(n), ds(n), dp(n);
+  DeviceBuffer<F> da(n), db(n), dm(n), ds(n), dp(n), dma(n);
   MSM_CUDA_CHECK(cudaMemcpy(da.get(), a.data(), n * sizeof(F), cudaMemcpyHostToDevice));
   MSM_CUDA_CHECK(cudaMemcpy(db.get(), b.data(), n * sizeof(F), cudaMemcpyHostToDevice));
-  field_kernel<F><<<blocks_for(n, 128), 128>>>(da.get(), db.get(), dm.get(), ds.get(), dp.get(), n);
+  field_kernel<F><<<blocks_for(n, 128), 128>>>(da.get(), db.get(), dm.get(), ds.get(), dp.get(), dma.get(), n);
   MSM_LAUNCH_CHECK("field_kernel");
   MSM_CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<F> m(n), s(n), p(n);
+  std::vector<F> m(n), s(n), p(n), ma(n);
   MSM_CUDA_CHECK(cudaMemcpy(m.data(), dm.get(), n * sizeof(F), cudaMemcpyDeviceToHost));
   MSM_CUDA_CHECK(cudaMemcpy(s.data(), ds.get(), n * sizeof(F), cudaMemcpyDeviceToHost));
   MSM_CUDA_CHECK(cudaMemcpy(p.data(), dp.get(), n * sizeof(F), cudaMemcpyDeviceToHost));
+  MSM_CUDA_CHECK(cudaMemcpy(ma.data(), dma.get(), n * sizeof(F), cudaMemcpyDeviceToHost));
 
   FieldSelftest r;
   for (size_t i = 0; i < n; ++i) {
+    const size_t k = (i + 1) % n;
     const F want_m = F::mont_mul(a[i], b[i]), want_s = F::mont_mul(a[i], a[i]);
+    const F want_ma = want_m + F::mont_mul(b[k], a[k]);
     const struct {
       const char* what;
       const F& got;
       const F& want;
-    } checks[] = {{"mul", m[i], want_m}, {"sqr", s[i], want_s}, {"portable", p[i], want_m}};
+    } checks[] = {{"mul", m[i], want_m}, {"sqr", s[i], want_s}, {"portable", p[i], want_m}, {"mul_add", ma[i], want_ma}};
     for (const auto& c : checks) {
       ++r.checked;
       if (c.got != c.want) {

@@ -165,12 +165,12 @@ async function cpu(curve: CurveName, P: Points, ks: Uint8Array): Promise<AffineP
 }
 
 d('CUDA field arithmetic (cuda/ff/ptx.cuh)', () => {
-  test.each(CURVE_LIST)('%s: PTX mul/sqr = host CIOS on random and edge values', (curve) => {
+  test.each(CURVE_LIST)('%s: PTX mul/sqr/mul_add (lazy reduction) = host CIOS on random and edge values', (curve) => {
     const r = testing().gpuFieldSelftest(curve, 100000, rng.u32());
     expect(r).toBeDefined();
     expect(r!.first).toBe('');
     expect(r!.mismatches).toBe(0);
-    expect(r!.checked).toBeGreaterThanOrEqual(300000);
+    expect(r!.checked).toBeGreaterThanOrEqual(400000);
   });
 });
 
@@ -259,6 +259,68 @@ d.each(CURVE_LIST)('%s on CUDA', (curve) => {
       gpu.close();
       host.close();
     }
+  });
+});
+
+// The accumulation modes: §5 constant time (constantTime: true) and §3.2 double-point homogeneous
+// (accumulation: 'homogeneous'), each = model = CPU backend, so bit-identical to the default mode.
+const MODES: { name: string; opts: Record<string, unknown> }[] = [
+  { name: 'constant-time', opts: { constantTime: true } },
+  { name: 'homogeneous', opts: { accumulation: 'homogeneous' } },
+];
+d.each(CURVE_LIST)('%s on CUDA: accumulation modes', (curve) => {
+  test('every mode × scalar distribution, with infinity, duplicated and ±P points: = model = CPU', async () => {
+    for (const n of [1, 33, 4097, 65537]) {
+      const P = points(curve, n, n > 5);
+      for (const dist of ['random', 'identical', 'distinct32', 'small', 'mostly-zero', 'r-1', 'mixed'] as Dist[]) {
+        const ks = scalars(curve, n, dist);
+        const want = expected(curve, P, ks);
+        if (n === 65537) expect(await cpu(curve, P, ks)).toEqual(want);
+        for (const m of MODES) expect({ n, dist, mode: m.name, got: await run(curve, P, ks, m.opts) }).toEqual({ n, dist, mode: m.name, got: want });
+      }
+    }
+  });
+
+  test('several c (and τ for the homogeneous mode, whose doublings are projective)', async () => {
+    const n = 4097;
+    const P = points(curve, n, true);
+    for (const c of [4, 7, 12, 16]) {
+      for (const dist of ['random', 'identical'] as Dist[]) {
+        const ks = scalars(curve, n, dist);
+        const want = expected(curve, P, ks);
+        expect({ c, dist, got: await run(curve, P, ks, { windowBits: c, constantTime: true }) }).toEqual({ c, dist, got: want });
+        for (const tau of [0, 6, c - 1].filter((t) => t < c)) {
+          const got = await run(curve, P, ks, { windowBits: c, tau, accumulation: 'homogeneous' });
+          expect({ c, tau, dist, got }).toEqual({ c, tau, dist, got: want });
+        }
+      }
+    }
+  });
+
+  test('constant time needs τ = c − 1 and excludes the homogeneous mode; its context reports τ = c − 1', async () => {
+    const P = points(curve, 1000);
+    await expect(MsmContext.create(curve, P.bytes, { backend: 'cuda', constantTime: true, windowBits: 10, tau: 6 })).rejects.toMatchObject({ code: 'ERR_INVALID_OPTION' });
+    await expect(MsmContext.create(curve, P.bytes, { constantTime: true, accumulation: 'homogeneous' })).rejects.toMatchObject({ code: 'ERR_INVALID_OPTION' });
+    const ctx = await MsmContext.create(curve, P.bytes, { backend: 'cuda', constantTime: true });
+    try {
+      expect(ctx.tau).toBe(ctx.windowBits - 1);
+      const sets = [scalars(curve, 1000, 'random'), scalars(curve, 1000, 'identical')];
+      const batch = await ctx.msmBatch(sets);
+      for (let k = 0; k < sets.length; k++) expect(batch[k]).toEqual(expected(curve, P, sets[k]));
+    } finally {
+      ctx.close();
+    }
+  });
+
+  test('2^20 random and identical in both modes: = CPU backend', async () => {
+    const n = 1 << 20;
+    const P = points(curve, n);
+    for (const dist of ['random', 'identical'] as Dist[]) {
+      const ks = scalars(curve, n, dist);
+      const want = await cpu(curve, P, ks);
+      for (const m of MODES) expect({ dist, mode: m.name, got: await run(curve, P, ks, m.opts) }).toEqual({ dist, mode: m.name, got: want });
+    }
+    log(`${curve} 2^20 modes done`);
   });
 });
 
