@@ -10,14 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "../curves/bls12_377.hpp"
-#include "../curves/bls12_381.hpp"
-#include "../curves/bn254.hpp"
+#include "../curves/all.hpp"  // MSM_FOR_EACH_CURVE
 #include "../ec/xyzz.hpp"
-
-#define MSM_FOR_EACH_CURVE(X) \
-  X(::msm::curves::bn254::g1) \
-  X(::msm::curves::bls12_381::g1) X(::msm::curves::bls12_377::g1)
 
 namespace msm::gpu {
 
