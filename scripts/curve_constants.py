@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Derives and checks the constants in cuda/curves/*.hpp from each curve's defining numbers.
 
-Run: python3 scripts/curve_constants.py [--emit]
+Run: python3 scripts/curve_constants.py [--emit] [--headers]
 Checks: p and r prime (Miller-Rabin), G on y^2 = x^3 + b, r*G = O, #E = h*r = p + 1 - t (the
 trace t of the BN/BLS parametrisation; random points are killed by p + 1 - t and by none of the
 other five orders p + 1 - t' of the sextic twists of j = 0, so b picks this twist), and for the BLS
@@ -11,7 +11,8 @@ phi(x, y) = (beta*x, y), k = u^2 (BLS12) or x^4 (BLS24). The test is sound becau
 k satisfies k^2 - k + 1 = r exactly: phi + k has degree N(-k - omega) = k^2 - k + 1 = r, is
 separable (beta != -k mod p), and so its kernel over the algebraic closure is G1 and nothing
 more. Checked: that identity, beta a primitive cube root of unity with phi(G) = -k*G, and random
-points off G1 failing the test. With --emit prints the C++ limb tables.
+points off G1 failing the test. With --emit prints the C++ limb tables; with --headers compares
+every limb table and constant in cuda/curves/<name>.hpp with the derived values.
 """
 import random
 import sys
@@ -198,9 +199,48 @@ def emit(name):
         print(f'k = {d["k"]:#x}: limbs<{limbs(d["k"], 2)}>')
     print(f'h = {d["h"]:#x}')
 
+def header_values(path):
+    """name -> integer for each `using name = ff::limbs<...>` and `inv`/`inv32`, by struct."""
+    import re
+    text = open(path).read()
+    out = {}
+    for struct, body in re.findall(r'struct (\w+) \{(.*?)\n\};', text, re.S):
+        for key, args in re.findall(r'using (\w+) = ff::limbs<([^>]*)>', body):
+            words = [int(w, 0) for w in re.findall(r'0x[0-9a-f]+|\d+', args)]
+            out[struct + '.' + key] = sum(w << (64 * i) for i, w in enumerate(words))
+        for key, val in re.findall(r'static constexpr uint\d+_t (inv\d*) = (0x[0-9a-f]+);', body):
+            out[struct + '.' + key] = int(val, 16)
+        for key, val in re.findall(r'static constexpr (?:int|unsigned) (N|BITS) = (\d+);', body):
+            out[struct + '.' + key] = int(val)
+    return out
+
+def check_header(name):
+    import os
+    d = derive(name)
+    n, p = d['n'], d['p']
+    R = 1 << (64 * n)
+    want = {'fp_params.N': n, 'fp_params.BITS': p.bit_length(), 'fr_params.N': 4,
+            'fr_params.BITS': d['r'].bit_length(),
+            'g1.gen_x': d['G'][0], 'g1.gen_y': d['G'][1]}
+    for field, m in (('fp_params', p), ('fr_params', d['r'])):
+        k = mont(m, 64 * want[field + '.N'])
+        want.update({field + '.modulus': m, field + '.one': k['R1'], field + '.r2': k['R2'],
+                     field + '.inv': k['inv64'], field + '.inv32': k['inv32']})
+    if d['h'] != 1:
+        want.update({'g1.cofactor': d['h'], 'g1.beta_mont': d['beta'] * R % p, 'g1.subgroup_k': d['k']})
+    got = header_values(os.path.join(os.path.dirname(__file__), '..', 'cuda', 'curves', name + '.hpp'))
+    if 'g1.b_mont' in got:
+        want['g1.b_mont'] = d['b'] * R % p
+    else:  # b_mont = fp_params::one (b = 1)
+        assert d['b'] == 1, name + ': b_mont missing'
+    bad = [k for k in want if got.get(k) != want[k]]
+    assert not bad, f'{name}.hpp differs from the derivation: {bad}'
+
 if __name__ == '__main__':
     for name in CURVES:
         d = derive(name)
+        if '--headers' in sys.argv:
+            check_header(name)
         print(f'{name}: p {d["p"].bit_length()} bits, r {d["r"].bit_length()} bits, h {d["h"]:#x}: ok')
         if '--emit' in sys.argv:
             emit(name)

@@ -7,6 +7,7 @@
 #include "../engine.hpp"
 #include "bls12_377.hpp"
 #include "bls12_381.hpp"
+#include "bls24_315.hpp"
 #include "bn254.hpp"
 
 // X(G) for every curve's g1 type G (explicit template instantiations).

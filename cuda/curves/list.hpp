@@ -10,4 +10,5 @@
 #define MSM_CURVES(X, a)         \
   X(a, BN254, bn254)             \
   X(a, BLS12_381, bls12_381)     \
-  X(a, BLS12_377, bls12_377)
+  X(a, BLS12_377, bls12_377)     \
+  X(a, BLS24_315, bls24_315)
