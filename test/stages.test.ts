@@ -5,7 +5,7 @@
 // Needs no GPU.
 
 import { loadNative } from '../lib/native';
-import { CURVES, type CurveName } from '../lib/curves';
+import { CURVES, CURVE_NAMES } from '../lib/curves';
 import { seededRng } from './support/data';
 
 interface Testing {
@@ -96,7 +96,7 @@ const le32 = (k: bigint): Uint8Array => {
   return b;
 };
 
-const curveNames: CurveName[] = ['bn254', 'bls12-381', 'bls12-377'];
+const curveNames = CURVE_NAMES;
 
 d('Alg. 3 recoding (cuda/msm/recode.cuh)', () => {
   test('mapping table = model for every c and t ∈ [0, 2^c]', () => {
