@@ -19,7 +19,7 @@ import { ffjavascriptPeer, noblePeer, PEER_NAMES, type Peer, type PeerName } fro
 
 const USAGE = `Usage: npm run bench -- [options]
 
-  --curves LIST        curves (default bn254,bls12-381; also bls12-377, ours only)
+  --curves LIST        curves (default bn254,bls12-381; also bls12-377, bls24-315, ours only)
   --sizes LIST         sizes, e.g. 1024,2^16 (default: 2^min-log … 2^max-log)
   --min-log N          smallest size 2^N (default 10)
   --max-log N          largest size 2^N (default 18)

@@ -1,4 +1,5 @@
-// The part of ffjavascript (snarkjs's engine; no type declarations of its own) the benchmarks use.
+// The part of ffjavascript (snarkjs's engine; no type declarations of its own) the benchmarks and
+// test/encoding.test.ts use.
 declare module 'ffjavascript' {
   interface WasmField {
     n8: number;
@@ -20,6 +21,13 @@ declare module 'ffjavascript' {
     F1: WasmField;
     Fr: WasmField;
     terminate(): Promise<void>;
+  }
+  /** Its generic prime field: n64 = ⌈bits(p)/64⌉ limbs, n8 = 8·n64 bytes, R = 2^(64·n64). */
+  export class F1Field {
+    constructor(p: bigint);
+    n8: number;
+    e(v: bigint): bigint;
+    toRprLEM(buff: Uint8Array, offset: number, v: bigint): void;
   }
   export function buildBn128(singleThread?: boolean): Promise<WasmCurve>;
   export function buildBls12381(singleThread?: boolean): Promise<WasmCurve>;

@@ -95,7 +95,10 @@ function scalarBytes(rng: Rng, curve: CurveName, n: number, dist: string): Uint8
       fillRandom(0);
       pool.set(out.subarray(0, 32), 32 * k);
     }
-    for (let i = 0; i < n; i++) out.set(pool.subarray(32 * rng.int(32), 32 * rng.int(32) + 32), 32 * i);
+    for (let i = 0; i < n; i++) {
+      const k = rng.int(32);
+      out.set(pool.subarray(32 * k, 32 * k + 32), 32 * i);
+    }
   } else if (dist === 'small') {
     for (let i = 0; i < n; i++) for (let b = 0; b < 8; b += 4) {
       const v = rng.u32();

@@ -9,19 +9,29 @@
 #include <string>
 #include <vector>
 
+#include "curves/list.hpp"
+
 namespace msm {
 
-enum class CurveId { BN254 = 0, BLS12_381 = 1, BLS12_377 = 2 };
+#define MSM_CURVE_ENUMERATOR(a, Id, ns) Id,
+enum class CurveId { MSM_CURVES(MSM_CURVE_ENUMERATOR, ) };
+inline constexpr CurveId kCurves[] = {
+#define MSM_CURVE_ID(a, Id, ns) CurveId::Id,
+    MSM_CURVES(MSM_CURVE_ID, )};
+#undef MSM_CURVE_ENUMERATOR
+#undef MSM_CURVE_ID
 
-// Byte sizes of one curve's encodings (see lib/native.ts for the formats).
+// Byte sizes of one curve's encodings (see lib/native.ts for the formats), from its g1 struct.
 struct CurveShape {
-  const char* name;      // "bn254", "bls12-381", "bls12-377"
-  size_t field_bytes;    // bytes of one base-field element (32 or 48)
+  const char* name;      // "bn254", "bls12-381", …: the curve's name in the JS API
+  size_t field_bytes;    // bytes of one base-field element: 8 per 64-bit limb
   size_t scalar_bytes;   // always 32 for the curves here
   unsigned scalar_bits;  // bit length of r
 };
 
 const CurveShape& curve_shape(CurveId id);
+// The curve whose curve_shape(id).name is name; false when none is.
+bool curve_by_name(const std::string& name, CurveId& id);
 
 // Error with a stable code (lib/native.ts lists them) and, where an input element is at fault,
 // its index (-1 otherwise). The addon turns it into a JS Error with .code and .index.

@@ -1,9 +1,9 @@
 // Parameters of the supported curves, all of the form y² = x³ + b over F_p, with G1 of prime
 // order r. The values are checked by test/curves.test.ts: against @noble/curves (BN254,
 // BLS12-381), against the curve families' defining polynomials in the parameter u or x, and
-// (BLS12-377) by G on the curve and r·G = O in the bigint model of test/model/.
+// (BLS12-377, BLS24-315) by G on the curve and r·G = O in the bigint model of test/model/.
 
-export type CurveName = 'bn254' | 'bls12-381' | 'bls12-377';
+export type CurveName = 'bn254' | 'bls12-381' | 'bls12-377' | 'bls24-315';
 
 export interface Curve {
   readonly name: CurveName;
@@ -17,7 +17,7 @@ export interface Curve {
   readonly h: bigint;
   /** The standard generator of G1. */
   readonly generator: { readonly x: bigint; readonly y: bigint };
-  /** Bytes of one base-field element in the packed formats (32 or 48). */
+  /** Bytes of one base-field element in the packed formats: 8 per 64-bit limb (32, 40 or 48). */
   readonly fieldBytes: number;
   /** Bytes of one scalar in the packed formats (32 for every curve here). */
   readonly scalarBytes: number;
@@ -67,10 +67,29 @@ const BLS12_377: Curve = {
   scalarBits: 253,
 };
 
+// BLS24-315 (El Housni–Guillevic, ePrint 2021/1359; gnark-crypto ecc/bls24-315), seed
+// x = −0xbfcfffff: a 315-bit p in five 64-bit limbs, so 40-byte field elements (ffjavascript's
+// n64·8 for this p, and its Montgomery R = 2^320).
+const BLS24_315: Curve = {
+  name: 'bls24-315',
+  p: 0x04c23a02b586d650d3f7498be97c5eafdec1d01aa27a1ae0421ee5da52bde5026fe802ff40300001n,
+  r: 0x196deac24a9da12b25fc7ec9cf927a98c8c480ece644e36419d0c5fd00c00001n,
+  b: 1n,
+  h: 0x2fe8030000000000n,
+  generator: {
+    x: 0x041a0a424393988da1b2b117076ef6e4f54b344cc46dde3c983603a832cb638dbf4b721710866097n,
+    y: 0x02e6f83c55deff20227ecdf0db2bb2ebb5d72c8a29010871d3cce9059e83dfb96f2922d5da4e4e5fn,
+  },
+  fieldBytes: 40,
+  scalarBytes: 32,
+  scalarBits: 253,
+};
+
 export const CURVES: Readonly<Record<CurveName, Curve>> = Object.freeze({
   bn254: BN254,
   'bls12-381': BLS12_381,
   'bls12-377': BLS12_377,
+  'bls24-315': BLS24_315,
 });
 
 export const CURVE_NAMES = Object.keys(CURVES) as CurveName[];

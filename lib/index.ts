@@ -1,4 +1,4 @@
-// msm-cuda: multi-scalar multiplication Q = Σ kᵢ·Pᵢ on BN254, BLS12-381 and BLS12-377 G1,
+// msm-cuda: multi-scalar multiplication Q = Σ kᵢ·Pᵢ on BN254, BLS12-381, BLS12-377 and BLS24-315 G1,
 // on CUDA GPUs or a multi-threaded CPU backend. Variable-time: for public inputs.
 
 import { AUTO_CUDA_MIN_POINTS, nativeBinding } from './backend';

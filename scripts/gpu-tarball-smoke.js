@@ -13,7 +13,7 @@ const { msm, info, CURVES } = require(pkg);
   const i = info();
   console.log('cuda', JSON.stringify({ compiled: i.cuda.compiled, available: i.cuda.available, reason: i.cuda.reason, devices: i.cuda.devices.map((d) => d.name) }));
   if (!i.cuda.available) throw new Error('CUDA backend not available from the tarball');
-  for (const curve of ['bn254', 'bls12-381', 'bls12-377']) {
+  for (const curve of Object.keys(CURVES)) {
     const c = CURVES[curve];
     const n = 5000;
     let seed = 12345n, sum = 0n;

@@ -9,7 +9,7 @@ let cudaAvailable = false;
 function fakeInfo(): NativeInfo {
   return {
     version: '0.0.0-fake',
-    curves: ['bn254', 'bls12-381', 'bls12-377'],
+    curves: [...CURVE_NAMES],
     cpu: { threads: 2 },
     cuda: {
       compiled: true,
@@ -26,7 +26,7 @@ const fake: NativeBinding = {
   info: fakeInfo,
   async createContext(curve, points, pointFormat, validate, options) {
     calls.push({ fn: 'createContext', args: [curve, points, pointFormat, validate, options] });
-    const fb = curve === 'bn254' ? 32 : 48;
+    const fb = CURVES[curve as CurveName].fieldBytes;
     return {
       size: points.byteLength / (2 * fb),
       memory: { host: points.byteLength, device: 0 },
@@ -57,7 +57,7 @@ import { chooseBackend } from '../lib/backend';
 import { encodePoints, encodeScalars } from '../lib/encoding';
 import { generatePoints } from '../lib/generate';
 import { Rng } from '../lib/random';
-import { CURVES } from '../lib/curves';
+import { CURVES, CURVE_NAMES, type CurveName } from '../lib/curves';
 
 const c = CURVES.bn254;
 const pts = generatePoints(c, 3, new Rng(1)).points;

@@ -3,6 +3,7 @@
 import { PassThrough } from 'stream';
 import { main } from '../lib/cli';
 import { seededRng } from './support/data';
+import { NOBLE_CURVES } from './support/noble';
 
 const rng = seededRng('cli.test');
 
@@ -33,7 +34,7 @@ test('info (text) names the CUDA status', async () => {
   expect(r.out).toMatch(/cuda: /);
 });
 
-test.each(['bn254', 'bls12-381', 'bls12-377'])('run --curve %s verifies on every path', async (curve) => {
+test.each(['bn254', 'bls12-381', 'bls12-377', 'bls24-315'])('run --curve %s verifies on every path', async (curve) => {
   const seed = String(rng.u32());
   const r = await cli('run', '--curve', curve, '--log-size', '9', '--seed', seed, '--json', '--quiet', '--runs', '2');
   expect(r.err).toBe('');
@@ -43,7 +44,8 @@ test.each(['bn254', 'bls12-381', 'bls12-377'])('run --curve %s verifies on every
   const paths = rep.verified.map((c: { path: string }) => c.path);
   expect(paths[0]).toBe('known discrete logs');
   expect(paths[1]).toMatch(/backend/);
-  if (curve !== 'bls12-377') expect(paths).toContain('@noble/curves');
+  if ((NOBLE_CURVES as string[]).includes(curve)) expect(paths).toContain('@noble/curves');
+  else expect(paths).not.toContain('@noble/curves');
   expect(rep.runsMs).toHaveLength(2);
   expect(rep.pointsPerSecond).toBeGreaterThan(0);
   // the same seed gives the same result

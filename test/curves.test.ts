@@ -1,10 +1,10 @@
 // The curve constants in lib/curves.ts, checked three independent ways: against @noble/curves,
-// against the defining polynomials of the BN and BLS12 families, and on the bigint model
-// (generator on the curve, r·G = O, h·r = #E). BLS12-377 has no noble counterpart: the family
-// polynomials and the model carry it alone.
+// against the defining polynomials of the BN, BLS12 and BLS24 families, and on the bigint model
+// (generator on the curve, r·G = O, h·r = #E). BLS12-377 and BLS24-315 have no noble
+// counterpart: the family polynomials and the model carry them alone.
 
 import { CURVES, CURVE_NAMES } from '../lib';
-import { aff, affMul, jacMul, onCurve, powMod, toAff, toJac } from './model/ec';
+import { aff, affMul, jacMul, onCurve, pointAtOrAfter, powMod, toAff, toJac, type Aff } from './model/ec';
 import { fieldOf, gen } from './support/data';
 import { nobleCons, NOBLE_CURVES } from './support/noble';
 
@@ -29,6 +29,7 @@ function probablyPrime(n: bigint): boolean {
 // Family parameters (public, from the curves' definitions):
 //   BN: p = 36u⁴+36u³+24u²+6u+1, r = 36u⁴+36u³+18u²+6u+1, trace t = 6u²+1.
 //   BLS12: r = x⁴−x²+1, p = (x−1)²·r/3 + x, trace t = x+1.
+//   BLS24: r = x⁸−x⁴+1, p = (x−1)²·r/3 + x, trace t = x+1 (El Housni–Guillevic, ePrint 2021/1359).
 const FAMILY = {
   bn254: (() => {
     const u = 4965661367192848881n;
@@ -36,11 +37,18 @@ const FAMILY = {
   })(),
   'bls12-381': bls12(-0xd201000000010000n),
   'bls12-377': bls12(0x8508c00000000001n),
+  'bls24-315': bls24(-0xbfcfffffn),
 };
 
 function bls12(x: bigint) {
-  const r = x ** 4n - x ** 2n + 1n;
-  return { p: ((x - 1n) ** 2n * r) / 3n + x, r, t: x + 1n };
+  return bls(x, x ** 4n - x ** 2n + 1n, x ** 2n);
+}
+function bls24(x: bigint) {
+  return bls(x, x ** 8n - x ** 4n + 1n, x ** 4n);
+}
+/** k: the integer of the G1 membership test φ(P) = −k·P (cuda/ec/subgroup.hpp). */
+function bls(x: bigint, r: bigint, k: bigint) {
+  return { p: ((x - 1n) ** 2n * r) / 3n + x, r, t: x + 1n, k, h: (x - 1n) ** 2n / 3n };
 }
 
 describe.each(CURVE_NAMES)('%s constants', (name) => {
@@ -52,6 +60,7 @@ describe.each(CURVE_NAMES)('%s constants', (name) => {
     expect(c.p).toBe(fam.p);
     expect(c.r).toBe(fam.r);
     expect(c.h * c.r).toBe(c.p + 1n - fam.t);
+    if ('h' in fam) expect(c.h).toBe(fam.h);
   });
 
   test('p and r are (probable) primes; byte and bit sizes match', () => {
@@ -68,6 +77,39 @@ describe.each(CURVE_NAMES)('%s constants', (name) => {
     expect(toAff(F, jacMul(F, c.r, toJac(G))).inf).toBe(true);
     expect(affMul(F, c.r, G).inf).toBe(true); // the affine path agrees
     expect(toAff(F, jacMul(F, c.r - 1n, toJac(G)))).toEqual(aff(G.x, c.p - G.y));
+  });
+});
+
+// The fast G1 test of cuda/ec/subgroup.hpp, in the model: φ(x, y) = (βx, y) acts on G1 as −k for
+// one primitive cube root of unity β, and k² − k + 1 = r makes φ + k of degree r, so that its
+// kernel is G1 alone (checked here on points off G1 too).
+describe.each(CURVE_NAMES.filter((n) => 'k' in FAMILY[n]))('%s membership test φ(P) = −k·P', (name) => {
+  const c = CURVES[name];
+  const F = fieldOf(c);
+  const { k } = FAMILY[name] as ReturnType<typeof bls>;
+  const phiIsMinusK = (beta: bigint, P: Aff) => {
+    const kP = toAff(F, jacMul(F, k, toJac(P)));
+    return !kP.inf && kP.x === (beta * P.x) % c.p && kP.y === (c.p - P.y) % c.p;
+  };
+  let beta = 0n;
+  for (let g = 2n; beta === 0n || beta === 1n; g++) beta = powMod(g, (c.p - 1n) / 3n, c.p);
+  const betas = [beta, (beta * beta) % c.p];
+
+  test('k² − k + 1 = r; exactly one cube root of unity β gives φ(G) = −k·G', () => {
+    expect(k * k - k + 1n).toBe(c.r);
+    expect(betas.filter((b) => phiIsMinusK(b, gen(c)))).toHaveLength(1);
+  });
+
+  test('points of E(Fp) off G1 fail it; cleared by h they pass', () => {
+    const b = betas.find((x) => phiIsMinusK(x, gen(c)))!;
+    for (let x0 = 7n, found = 0; found < 3; x0++) {
+      const Q = pointAtOrAfter(F, x0);
+      x0 = Q.x;
+      found++;
+      expect(toAff(F, jacMul(F, c.r, toJac(Q))).inf).toBe(false);
+      expect(phiIsMinusK(b, Q)).toBe(false);
+      expect(phiIsMinusK(b, affMul(F, c.h, Q))).toBe(true);
+    }
   });
 });
 

@@ -2,7 +2,7 @@
 // The Montgomery forms are checked against ffjavascript's own encoder (snarkjs's engine), so
 // that LEM here is what snarkjs writes.
 
-import { buildBls12381, buildBn128 } from 'ffjavascript';
+import { buildBls12381, buildBn128, F1Field } from 'ffjavascript';
 import { CURVES, CURVE_NAMES, type CurveName } from '../lib';
 import {
   bigintToBytesLE,
@@ -75,6 +75,23 @@ describe.each(CURVE_NAMES)('%s', (name) => {
     ks.forEach((k, i) => expect(bytesToBigintLE(m.subarray(32 * i, 32 * i + 32))).toBe((k * (1n << 256n)) % c.r));
     expect(decodeScalars(c, m, 'montgomery')).toEqual(ks);
   });
+});
+
+// ffjavascript's generic field sizes and encodes any p: n8 = 8·⌈bits(p)/64⌉ bytes, x·2^(8·n8) mod p.
+// The packed formats of every curve, the 40-byte BLS24-315 among them, are what it writes.
+test.each(CURVE_NAMES)('%s: fieldBytes and LEM coordinates equal ffjavascript F1Field(p)', (name) => {
+  const c = CURVES[name];
+  const F1 = new F1Field(c.p);
+  const fb = c.fieldBytes;
+  expect(F1.n8).toBe(fb);
+  const pts = generatePoints(c, 3, rng).points;
+  const ours = encodePoints(c, pts, 'montgomery');
+  const theirs = new Uint8Array(ours.byteLength);
+  pts.forEach((P, i) => {
+    F1.toRprLEM(theirs, 2 * fb * i, F1.e(P.x));
+    F1.toRprLEM(theirs, 2 * fb * i + fb, F1.e(P.y));
+  });
+  expect(ours).toEqual(theirs);
 });
 
 describe.each([

@@ -5,7 +5,7 @@
 // Needs no GPU.
 
 import { loadNative } from '../lib/native';
-import { CURVES, type CurveName } from '../lib/curves';
+import { CURVES, CURVE_NAMES } from '../lib/curves';
 import { seededRng } from './support/data';
 
 interface Testing {
@@ -99,7 +99,7 @@ const le32 = (k: bigint): Uint8Array => {
   return b;
 };
 
-const curveNames: CurveName[] = ['bn254', 'bls12-381', 'bls12-377'];
+const curveNames = CURVE_NAMES;
 
 d('Alg. 3 recoding (cuda/msm/recode.cuh)', () => {
   test('mapping table = model for every c and t ∈ [0, 2^c]', () => {
@@ -343,7 +343,7 @@ d('§5 constant-time aggregation (cuda/msm/ct_aggregate.cuh) beyond the shared l
 });
 
 d('homogeneous formulas (cuda/ec/homogeneous.hpp) against XYZZ', () => {
-  test.each(['bn254', 'bls12-381', 'bls12-377'])('%s: RCB Alg. 7/8/9, mmadd-1998-cmo, conversions, exceptional pairs', (curve) => {
+  test.each(CURVE_NAMES)('%s: RCB Alg. 7/8/9, mmadd-1998-cmo, conversions, exceptional pairs', (curve) => {
     const seed = rng.int(2 ** 31);
     process.stdout.write(`homogeneousCheck ${curve} seed ${seed}\n`);
     const r = T().homogeneousCheck(curve, 40, seed);

@@ -91,6 +91,7 @@ test('points: wrong shapes name the index', async () => {
   await rejects(msm('bn254', [pts[0], pts[1], null, pts[3]] as never, ks), 'ERR_INVALID_ARGUMENT', { index: 2 });
   await rejects(msm('bn254', new Uint8Array(65), new Uint8Array(32)), 'ERR_INVALID_ARGUMENT', { message: /multiple of 64/ });
   await rejects(msm('bls12-381', new Uint8Array(64), new Uint8Array(32)), 'ERR_INVALID_ARGUMENT', { message: /multiple of 96/ });
+  await rejects(msm('bls24-315', new Uint8Array(96), new Uint8Array(32)), 'ERR_INVALID_ARGUMENT', { message: /multiple of 80/ });
 });
 
 test('points: coordinates outside [0, p) are ERR_POINT_ENCODING with the index', async () => {

@@ -20,11 +20,7 @@ struct AddonData {
 bool parse_curve(const Napi::Value& v, CurveId& id, Failure& f) {
   if (!v.IsString()) return invalid(f, "curve must be a string");
   const std::string s = v.As<Napi::String>().Utf8Value();
-  for (CurveId c : {CurveId::BN254, CurveId::BLS12_381, CurveId::BLS12_377})
-    if (s == curve_shape(c).name) {
-      id = c;
-      return true;
-    }
+  if (curve_by_name(s, id)) return true;
   f = Failure{"ERR_UNKNOWN_CURVE", "curve '" + s + "' is not built into this addon", -1};
   return false;
 }

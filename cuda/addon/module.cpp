@@ -1,6 +1,7 @@
 // Addon entry point: info(), createContext(), and the testing hooks (lib/native.ts).
 #include <napi.h>
 
+#include <iterator>
 #include <thread>
 
 #include "../engine.hpp"
@@ -24,9 +25,9 @@ Napi::Value info(const Napi::CallbackInfo& cb) {
   Napi::Env env = cb.Env();
   auto o = Napi::Object::New(env);
   o.Set("version", MSM_VERSION);
-  auto curves = Napi::Array::New(env, 3);
+  auto curves = Napi::Array::New(env, std::size(kCurves));
   uint32_t i = 0;
-  for (CurveId c : {CurveId::BN254, CurveId::BLS12_381, CurveId::BLS12_377}) curves.Set(i++, curve_shape(c).name);
+  for (CurveId c : kCurves) curves.Set(i++, curve_shape(c).name);
   o.Set("curves", curves);
   auto cpu = Napi::Object::New(env);
   const unsigned hc = std::thread::hardware_concurrency();

@@ -12,9 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "../curves/bls12_377.hpp"
-#include "../curves/bls12_381.hpp"
-#include "../curves/bn254.hpp"
+#include "../curves/all.hpp"
 #include "../cpu/codec.hpp"
 #include "../ec/xyzz.hpp"
 #include "../engine.hpp"
@@ -39,6 +37,12 @@ using gpu::kMinWindowBits;
   Napi::Error e = Napi::Error::New(env, msg);
   e.Set("code", Napi::String::New(env, "ERR_INVALID_ARGUMENT"));
   throw e;
+}
+
+CurveId curve_arg(Napi::Env env, const std::string& name) {
+  CurveId id;
+  if (!curve_by_name(name, id)) fail(env, "unknown curve " + name);
+  return id;
 }
 
 int window_arg(const Napi::CallbackInfo& cb, size_t i) {
@@ -71,16 +75,12 @@ Napi::BigUint64Array u64_array(Napi::Env env, const std::vector<uint64_t>& v) {
 
 // r − 1 of a curve's scalar field as 8 words, and r's bit length.
 void scalar_field(Napi::Env env, const std::string& curve, uint32_t* rm1, int& bits) {
-  auto fill = [&](auto params) {
-    using P = decltype(params);
+  visit_curve(curve_arg(env, curve), [&](auto g) {
+    using P = typename decltype(g)::scalar::params;
     for (int i = 0; i < gpu::kScalarWords; ++i) rm1[i] = i < 2 * P::N ? P::modulus::at32(i) : 0;
     rm1[0] -= 1;
     bits = int(P::BITS);
-  };
-  if (curve == "bn254") fill(curves::bn254::fr_params{});
-  else if (curve == "bls12-381") fill(curves::bls12_381::fr_params{});
-  else if (curve == "bls12-377") fill(curves::bls12_377::fr_params{});
-  else fail(env, "unknown curve " + curve);
+  });
 }
 
 // recodeTable(c) → Uint32Array(2^c + 1): k̂ for every t = k_j + carry.
@@ -320,11 +320,8 @@ Napi::Value generate_points_js(const Napi::CallbackInfo& cb) {
   if (sb.ByteLength() != 32 || tb.ByteLength() != 32) fail(cb.Env(), "s and t are 32 bytes");
   uint64_t s[4] = {}, t[4] = {};
   for (int i = 0; i < 32; ++i) s[i / 8] |= uint64_t(sb[i]) << (8 * (i % 8)), t[i / 8] |= uint64_t(tb[i]) << (8 * (i % 8));
-  std::vector<uint8_t> v;
-  if (name == "bn254") v = generate_points<curves::bn254::g1>(n, s, t);
-  else if (name == "bls12-381") v = generate_points<curves::bls12_381::g1>(n, s, t);
-  else if (name == "bls12-377") v = generate_points<curves::bls12_377::g1>(n, s, t);
-  else fail(cb.Env(), "unknown curve " + name);
+  const std::vector<uint8_t> v =
+      visit_curve(curve_arg(cb.Env(), name), [&](auto g) { return generate_points<decltype(g)>(n, s, t); });
   auto a = Napi::Uint8Array::New(cb.Env(), v.size());
   if (!v.empty()) std::memcpy(a.Data(), v.data(), v.size());
   return a;
@@ -338,11 +335,7 @@ Napi::Value gpu_field_selftest(const Napi::CallbackInfo& cb) {
   const std::string name = cb[0].As<Napi::String>();
   const uint32_t count = u32_arg(cb, 1, "count");
   const uint32_t seed = u32_arg(cb, 2, "seed");
-  CurveId id;
-  if (name == "bn254") id = CurveId::BN254;
-  else if (name == "bls12-381") id = CurveId::BLS12_381;
-  else if (name == "bls12-377") id = CurveId::BLS12_377;
-  else fail(env, "unknown curve " + name);
+  const CurveId id = curve_arg(env, name);
   try {
     const gpu::FieldSelftest r = gpu::field_selftest(id, count, seed);
     auto o = Napi::Object::New(env);
@@ -373,11 +366,7 @@ Napi::Value engine_bench(const Napi::CallbackInfo& cb) {
   EngineOptions opt;
   opt.window_bits = int(u32_arg(cb, 4, "windowBits"));
   opt.tau = cb.Length() > 5 && cb[5].IsNumber() ? cb[5].As<Napi::Number>().Int32Value() : -1;
-  CurveId id;
-  if (name == "bn254") id = CurveId::BN254;
-  else if (name == "bls12-381") id = CurveId::BLS12_381;
-  else if (name == "bls12-377") id = CurveId::BLS12_377;
-  else fail(env, "unknown curve " + name);
+  const CurveId id = curve_arg(env, name);
   const size_t fb = curve_shape(id).field_bytes, n = pts.ByteLength() / (2 * fb);
   if (sc.ByteLength() != 32 * n) fail(env, "scalars must be 32 bytes per point");
   try {

@@ -13,9 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "../curves/bls12_377.hpp"
-#include "../curves/bls12_381.hpp"
-#include "../curves/bn254.hpp"
+#include "../curves/all.hpp"
 #include "../ec/homogeneous.hpp"
 #include "../ec/xyzz.hpp"
 #include "../msm/accumulate.cuh"
@@ -209,10 +207,9 @@ Napi::Value homogeneous_check_js(const Napi::CallbackInfo& cb) {
   if (cb.Length() < 1 || !cb[0].IsString()) fail(cb.Env(), "expected a curve");
   const std::string name = cb[0].As<Napi::String>();
   const uint32_t count = u32(cb, 1, "count"), seed = u32(cb, 2, "seed");
-  if (name == "bn254") return homogeneous_check<curves::bn254::g1>(cb.Env(), count, seed);
-  if (name == "bls12-381") return homogeneous_check<curves::bls12_381::g1>(cb.Env(), count, seed);
-  if (name == "bls12-377") return homogeneous_check<curves::bls12_377::g1>(cb.Env(), count, seed);
-  fail(cb.Env(), "unknown curve " + name);
+  CurveId id;
+  if (!curve_by_name(name, id)) fail(cb.Env(), "unknown curve " + name);
+  return visit_curve(id, [&](auto g) { return homogeneous_check<decltype(g)>(cb.Env(), count, seed); });
 }
 
 }  // namespace

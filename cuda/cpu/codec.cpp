@@ -4,9 +4,7 @@
 #include <cstring>
 #include <string>
 
-#include "../curves/bls12_377.hpp"
-#include "../curves/bls12_381.hpp"
-#include "../curves/bn254.hpp"
+#include "../curves/all.hpp"
 #include "../ec/subgroup.hpp"
 #include "parallel.hpp"
 
@@ -123,40 +121,18 @@ int64_t first_unreduced_scalar_t(const uint8_t* in, size_t n, int threads) {
 
 AffineBuffer decode_points(CurveId curve, const uint8_t* bytes, size_t n, PointFormat format, Validation validate,
                            int threads) {
-  switch (curve) {
-    case CurveId::BN254:
-      return decode_points_t<curves::bn254::g1>(bytes, n, format, validate, threads);
-    case CurveId::BLS12_381:
-      return decode_points_t<curves::bls12_381::g1>(bytes, n, format, validate, threads);
-    case CurveId::BLS12_377:
-      return decode_points_t<curves::bls12_377::g1>(bytes, n, format, validate, threads);
-  }
-  throw EngineError("ERR_UNKNOWN_CURVE", "unknown curve");
+  return visit_curve(curve, [&](auto g) { return decode_points_t<decltype(g)>(bytes, n, format, validate, threads); });
 }
 
 void decode_scalars(CurveId curve, const uint8_t* in, size_t n, bool montgomery, bool check_range, uint8_t* out,
                     int threads) {
-  switch (curve) {
-    case CurveId::BN254:
-      return decode_scalars_t<curves::bn254::fr>(in, n, montgomery, check_range, out, threads);
-    case CurveId::BLS12_381:
-      return decode_scalars_t<curves::bls12_381::fr>(in, n, montgomery, check_range, out, threads);
-    case CurveId::BLS12_377:
-      return decode_scalars_t<curves::bls12_377::fr>(in, n, montgomery, check_range, out, threads);
-  }
-  throw EngineError("ERR_UNKNOWN_CURVE", "unknown curve");
+  visit_curve(curve, [&](auto g) {
+    decode_scalars_t<typename decltype(g)::scalar>(in, n, montgomery, check_range, out, threads);
+  });
 }
 
 int64_t first_unreduced_scalar(CurveId curve, const uint8_t* in, size_t n, int threads) {
-  switch (curve) {
-    case CurveId::BN254:
-      return first_unreduced_scalar_t<curves::bn254::fr>(in, n, threads);
-    case CurveId::BLS12_381:
-      return first_unreduced_scalar_t<curves::bls12_381::fr>(in, n, threads);
-    case CurveId::BLS12_377:
-      return first_unreduced_scalar_t<curves::bls12_377::fr>(in, n, threads);
-  }
-  throw EngineError("ERR_UNKNOWN_CURVE", "unknown curve");
+  return visit_curve(curve, [&](auto g) { return first_unreduced_scalar_t<typename decltype(g)::scalar>(in, n, threads); });
 }
 
 }  // namespace msm

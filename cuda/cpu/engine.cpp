@@ -2,9 +2,7 @@
 #include <cstring>
 #include <string>
 
-#include "../curves/bls12_377.hpp"
-#include "../curves/bls12_381.hpp"
-#include "../curves/bn254.hpp"
+#include "../curves/all.hpp"
 #include "../engine.hpp"
 #include "pippenger.hpp"
 
@@ -69,15 +67,9 @@ class CpuEngine final : public Engine {
 }  // namespace
 
 std::unique_ptr<Engine> make_cpu_engine(CurveId curve, AffineBuffer&& points, const EngineOptions& opt) {
-  switch (curve) {
-    case CurveId::BN254:
-      return std::make_unique<CpuEngine<curves::bn254::g1>>(curve, std::move(points), opt);
-    case CurveId::BLS12_381:
-      return std::make_unique<CpuEngine<curves::bls12_381::g1>>(curve, std::move(points), opt);
-    case CurveId::BLS12_377:
-      return std::make_unique<CpuEngine<curves::bls12_377::g1>>(curve, std::move(points), opt);
-  }
-  throw EngineError("ERR_UNKNOWN_CURVE", "unknown curve");
+  return visit_curve(curve, [&](auto g) -> std::unique_ptr<Engine> {
+    return std::make_unique<CpuEngine<decltype(g)>>(curve, std::move(points), opt);
+  });
 }
 
 }  // namespace msm

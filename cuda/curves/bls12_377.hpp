@@ -52,8 +52,8 @@ struct g1 {
   // β: the primitive cube root of unity mod p with φ(G) = (−u²)·G; Montgomery form.
   using beta_mont = ff::limbs<0x2c766f925a7b8727, 0x03d7f6b0253d58b5, 0x838ec0deec122131, 0xbd5eb3e9f658bb10,
                               0x6942bd126ed3e52e, 0x01673786dd04ed6a>;
-  // u² = 0x452217cc900000010a11800000000001.
-  using u_squared = ff::limbs<0x0a11800000000001, 0x452217cc90000001>;
+  // k = u² = 0x452217cc900000010a11800000000001 of the membership test φ(P) = −k·P (ec/subgroup.hpp).
+  using subgroup_k = ff::limbs<0x0a11800000000001, 0x452217cc90000001>;
 };
 
 }  // namespace msm::curves::bls12_377

@@ -55,8 +55,8 @@ struct g1 {
   // β: the primitive cube root of unity mod p with φ(G) = (−u²)·G; Montgomery form.
   using beta_mont = ff::limbs<0x30f1361b798a64e8, 0xf3b8ddab7ece5a2a, 0x16a8ca3ac61577f7, 0xc26a2ff874fd029b,
                               0x3636b76660701c6e, 0x051ba4ab241b6160>;
-  // u² = 0xac45a4010001a4020000000100000000 (the membership test computes u²·P and negates).
-  using u_squared = ff::limbs<0x0000000100000000, 0xac45a4010001a402>;
+  // k = u² = 0xac45a4010001a4020000000100000000 of the membership test φ(P) = −k·P (ec/subgroup.hpp).
+  using subgroup_k = ff::limbs<0x0000000100000000, 0xac45a4010001a402>;
 };
 
 }  // namespace msm::curves::bls12_381

@@ -52,8 +52,10 @@ inline constexpr uint64_t x86_zero[6] = {};  // what add_mod / sub_mod add back 
 
 namespace msm::ff {
 
+// 16-byte aligned when that adds no padding (even N: 128-bit device loads); odd N (BLS24-315's
+// five limbs) stays at 8 so that an element is its 8N bytes and points keep the x‖y layout.
 template <class P>
-struct alignas(16) Fp {
+struct alignas(P::N % 2 == 0 ? 16 : 8) Fp {
   static constexpr int N = P::N;
   using params = P;
   uint64_t limb[N];

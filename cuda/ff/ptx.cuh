@@ -11,7 +11,8 @@
 // Squaring uses the same routine (b = a): faster here than a separate squaring whose halved
 // multiplications each cost two instructions.
 //
-// The top 32-bit word of p must be below 2^30 (BN254, BLS12-381, BLS12-377 all qualify): then the
+// The top 32-bit word of p must be below 2^30 (BN254, BLS12-381, BLS12-377 and BLS24-315, with
+// n = 8, 12, 12 and 10 words, all qualify): then the
 // running sum never exceeds n+1 words and the result is < 2p before the final conditional
 // subtraction, which brings it to [0, p) as field.hpp expects.
 //

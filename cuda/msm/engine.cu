@@ -438,15 +438,9 @@ std::unique_ptr<Engine> make_cuda_engine(CurveId curve, AffineBuffer&& points, c
   if (!st.available) throw EngineError("ERR_CUDA_UNAVAILABLE", "CUDA is not available: " + st.reason);
   if (opt.device < 0 || size_t(opt.device) >= st.devices.size())
     throw EngineError("ERR_INVALID_ARGUMENT", "CUDA device index out of range: " + std::to_string(opt.device));
-  switch (curve) {
-    case CurveId::BN254:
-      return std::make_unique<gpu::CudaEngine<curves::bn254::g1>>(curve, std::move(points), opt);
-    case CurveId::BLS12_381:
-      return std::make_unique<gpu::CudaEngine<curves::bls12_381::g1>>(curve, std::move(points), opt);
-    case CurveId::BLS12_377:
-      return std::make_unique<gpu::CudaEngine<curves::bls12_377::g1>>(curve, std::move(points), opt);
-  }
-  throw EngineError("ERR_UNKNOWN_CURVE", "unknown curve");
+  return visit_curve(curve, [&](auto g) -> std::unique_ptr<Engine> {
+    return std::make_unique<gpu::CudaEngine<decltype(g)>>(curve, std::move(points), opt);
+  });
 }
 
 }  // namespace msm

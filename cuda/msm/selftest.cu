@@ -95,15 +95,7 @@ FieldSelftest run(size_t count, uint64_t seed) {
 }  // namespace
 
 FieldSelftest field_selftest(CurveId curve, size_t count, uint64_t seed) {
-  switch (curve) {
-    case CurveId::BN254:
-      return run<curves::bn254::g1>(count, seed);
-    case CurveId::BLS12_381:
-      return run<curves::bls12_381::g1>(count, seed);
-    case CurveId::BLS12_377:
-      return run<curves::bls12_377::g1>(count, seed);
-  }
-  throw EngineError("ERR_UNKNOWN_CURVE", "unknown curve");
+  return visit_curve(curve, [&](auto g) { return run<decltype(g)>(count, seed); });
 }
 
 }  // namespace msm::gpu

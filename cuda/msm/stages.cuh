@@ -10,16 +10,10 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "../curves/bls12_377.hpp"
-#include "../curves/bls12_381.hpp"
-#include "../curves/bn254.hpp"
+#include "../curves/all.hpp"  // MSM_FOR_EACH_CURVE
 #include "../ec/homogeneous.hpp"
 #include "../ec/xyzz.hpp"
 #include "ct_aggregate.cuh"
-
-#define MSM_FOR_EACH_CURVE(X) \
-  X(::msm::curves::bn254::g1) \
-  X(::msm::curves::bls12_381::g1) X(::msm::curves::bls12_377::g1)
 
 namespace msm::gpu {
 

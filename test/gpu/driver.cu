@@ -160,16 +160,14 @@ void curve_suite(CurveId id, bool big) {
 
 int main(int argc, char** argv) {
   const bool big = argc > 1 && std::string(argv[1]) == "big";
-  for (CurveId id : {CurveId::BN254, CurveId::BLS12_381, CurveId::BLS12_377}) {
+  for (CurveId id : kCurves) {
     const auto r = gpu::field_selftest(id, 200000, 42);
     std::printf("field %s checked=%zu mismatches=%zu %s\n", curve_shape(id).name, r.checked, r.mismatches,
                 r.first.c_str());
     if (r.mismatches) ++failures;
   }
   std::fflush(stdout);
-  curve_suite<curves::bn254::g1>(CurveId::BN254, big);
-  curve_suite<curves::bls12_381::g1>(CurveId::BLS12_381, big);
-  curve_suite<curves::bls12_377::g1>(CurveId::BLS12_377, big);
+  for (CurveId id : kCurves) visit_curve(id, [&](auto g) { curve_suite<decltype(g)>(id, big); });
   std::printf("driver: %d failure(s)\n", failures);
   return failures ? 1 : 0;
 }

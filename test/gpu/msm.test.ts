@@ -6,7 +6,7 @@
 // Points are P_i = d_i·G with known d_i (generated natively by testing.generatePoints), so the
 // expected MSM is one scalar multiplication: Σ k_i·P_i = (Σ k_i·d_i mod r)·G.
 
-import { CURVES, info, MsmContext, type AffinePoint, type CurveName } from '../../lib';
+import { CURVES, CURVE_NAMES, info, MsmContext, type AffinePoint, type CurveName } from '../../lib';
 import { scalarMul } from '../../lib/generate';
 import { loadNative } from '../../lib/native';
 import { seededRng } from '../support/data';
@@ -25,7 +25,7 @@ interface Testing {
 const testing = (): Testing => (loadNative() as unknown as { testing: Testing }).testing;
 
 const rng = seededRng('gpu/msm');
-const CURVE_LIST: CurveName[] = ['bn254', 'bls12-381', 'bls12-377'];
+const CURVE_LIST: CurveName[] = [...CURVE_NAMES];
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 const le = (k: bigint, bytes = 32): Uint8Array => {

@@ -1,4 +1,4 @@
-// @noble/curves as a second reference (BN254 and BLS12-381; noble has no BLS12-377).
+// @noble/curves as a second reference (BN254 and BLS12-381; noble has no BLS12-377 or BLS24-315).
 
 import { pippenger } from '@noble/curves/abstract/curve.js';
 import { bls12_381 } from '@noble/curves/bls12-381.js';

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes test/vectors/msm.json: fixed MSM vectors for the three curves, computed here with plain
+// Writes test/vectors/msm.json: fixed MSM vectors for every curve, computed here with plain
 // bigint affine arithmetic (textbook chord-and-tangent, inverse by extended Euclid,
 // double-and-add), independent of lib/, cuda/ and test/model/. test/vectors.test.ts re-checks
 // every vector on the bigint model and runs it through the CPU backend.
@@ -26,6 +26,14 @@ const CURVES = {
     G: [
       0x008848defe740a67c8fc6225bf87ff5485951e2caa9d41bb188282c8bd37cb5cd5481512ffcd394eeab9b16eb21be9efn,
       0x01914a69c5102eff1f674f5d30afeec4bd7fb348ca3e52d96d182ad44fb82305c2fe3d3634a9591afd82de55559c8ea6n,
+    ],
+  },
+  'bls24-315': {
+    p: 0x04c23a02b586d650d3f7498be97c5eafdec1d01aa27a1ae0421ee5da52bde5026fe802ff40300001n,
+    r: 0x196deac24a9da12b25fc7ec9cf927a98c8c480ece644e36419d0c5fd00c00001n,
+    G: [
+      0x041a0a424393988da1b2b117076ef6e4f54b344cc46dde3c983603a832cb638dbf4b721710866097n,
+      0x02e6f83c55deff20227ecdf0db2bb2ebb5d72c8a29010871d3cce9059e83dfb96f2922d5da4e4e5fn,
     ],
   },
 };
