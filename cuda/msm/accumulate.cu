@@ -38,6 +38,13 @@ template <class G>
 constexpr bool acc_tight_default() {
   return G::field::N >= 5;  // measured on the H100: tight for the 381/377-bit fields, not BN254
 }
+// The budget each mode is built with (the default mode: acc_tight() at run time). The homogeneous
+// mode keeps a pending affine point next to its projective sum: at the tight budget ptxas spills
+// ~500 B per thread for the 6-limb fields, so it takes the wide one.
+template <class G, AccMode Mode>
+constexpr bool acc_mode_tight() {
+  return Mode == AccMode::homogeneous ? false : acc_tight_default<G>();
+}
 template <class G>
 bool acc_tight() {
   static const bool tight = [] {
@@ -88,9 +95,12 @@ struct PointAcc {
 // §3.2 double-point accumulation in homogeneous coordinates: two consecutive points of a run are
 // summed affine + affine (mmadd-1998-cmo, 5M + 2S) and the sum added to the bucket with the complete
 // projective addition (RCB Alg. 7, 12M): 17M + 2S per two points against 16M + 4S for two XYZZ
-// mixed additions. A run's odd last point and pairs with equal x (P = ±Q) or O take the complete
-// mixed addition (RCB Alg. 8, 11M); points beyond τ are doubled in projective form (RCB Alg. 9).
-// The run is stored in XYZZ (3M + 1S), so Alg. 5 and §3.4 are shared with the default mode.
+// mixed additions. Pairs are formed by the entry's position in the thread's span, not in its run,
+// so the threads of a warp stay in step (the even entry waits, the odd one completes the pair) and
+// diverge only at run ends: a point left alone (a run ending on an even position or starting on an
+// odd one), pairs with equal x (P = ±Q) and O take the complete mixed addition (RCB Alg. 8, 11M);
+// points beyond τ are doubled in projective form (RCB Alg. 9). The run is stored in XYZZ
+// (3M + 1S), so Alg. 5 and §3.4 are shared with the default mode.
 template <class G>
 struct PairAcc {
   using A = AffineOf<G>;
@@ -103,6 +113,7 @@ struct PairAcc {
   H acc;
   A pending;
   bool has_pending;
+  uint32_t position;  // entries seen in this thread's span
 
   __device__ __forceinline__ void reset() {
     acc = H::infinity();
@@ -111,27 +122,29 @@ struct PairAcc {
   __device__ __forceinline__ void add(uint32_t v) {
     uint32_t e;
     const A p = table_point<G>(table, n, tau, v, &e);
+    const bool odd = position++ & 1;
     if (e > tau) {
       H q = H::from_affine(p);
       for (uint32_t k = tau; k < e; ++k) q = q.dbl();
       acc = acc.add(q);
       return;
     }
-    if (!has_pending) {
+    if (!odd && !has_pending) {
       pending = p;
       has_pending = true;
       return;
     }
-    has_pending = false;
-    if (pending.x != p.x && !pending.is_inf() && !p.is_inf()) {
+    if (has_pending && pending.x != p.x && !pending.is_inf() && !p.is_inf()) {
       acc = acc.add(H::add_distinct(pending, p));
     } else {
-      acc = acc.add(pending);
+      if (has_pending) acc = acc.add(pending);
       acc = acc.add(p);
     }
+    has_pending = false;
   }
   __device__ __forceinline__ void store(uint32_t slot) {
     if (has_pending) acc = acc.add(pending);
+    has_pending = false;
     buffer[slot] = acc.to_xyzz();
   }
 };
@@ -178,26 +191,31 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks<G, Tight>()) accumul
   }
 }
 
+// The kernel a mode launches (the default mode's budget chosen at run time, see acc_tight).
+template <class G, AccMode Mode>
+auto accumulate_entry() {
+  if constexpr (Mode != AccMode::xyzz) return accumulate_kernel<G, acc_mode_tight<G, Mode>(), Mode>;
+  else return acc_tight<G>() ? accumulate_kernel<G, true, Mode> : accumulate_kernel<G, false, Mode>;
+}
+
 template <class G>
-uint32_t accumulate_threads(int device) {
+uint32_t accumulate_threads(int device, AccMode mode) {
   int sms = 0, blocks = 0;
   MSM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  MSM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &blocks, acc_tight<G>() ? accumulate_kernel<G, true, AccMode::xyzz> : accumulate_kernel<G, false, AccMode::xyzz>,
-      kAccBlock, 0));
+  const auto kernel = mode == AccMode::xyzz          ? accumulate_entry<G, AccMode::xyzz>()
+                      : mode == AccMode::homogeneous ? accumulate_entry<G, AccMode::homogeneous>()
+                                                     : accumulate_entry<G, AccMode::constant_time>();
+  MSM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kAccBlock, 0));
   if (blocks < 1) blocks = 1;
   return uint32_t(sms) * uint32_t(blocks) * kAccBlock;
 }
 
-// The MSM_CUDA_ACC override applies to the default mode; the other modes are built only with the
-// register budget measured best for the default (tight for the 6-limb fields), which halves their
-// compile time.
+// The MSM_CUDA_ACC override applies to the default mode; the other modes are built with one
+// budget each (acc_mode_tight), which halves their compile time.
 template <class G, AccMode Mode>
 void launch_accumulate_mode(const Workspace<G>& w, cudaStream_t s) {
   const dim3 grid(blocks_for(w.T, kAccBlock), unsigned(w.W));
-  if constexpr (Mode != AccMode::xyzz) accumulate_kernel<G, acc_tight_default<G>(), Mode><<<grid, kAccBlock, 0, s>>>(w);
-  else if (acc_tight<G>()) accumulate_kernel<G, true, Mode><<<grid, kAccBlock, 0, s>>>(w);
-  else accumulate_kernel<G, false, Mode><<<grid, kAccBlock, 0, s>>>(w);
+  accumulate_entry<G, Mode>()<<<grid, kAccBlock, 0, s>>>(w);
   MSM_LAUNCH_CHECK("accumulate_kernel");
 }
 
@@ -214,7 +232,7 @@ void launch_accumulate(const Workspace<G>& w, cudaStream_t s) {
 }
 
 #define MSM_INSTANTIATE(G)                         \
-  template uint32_t accumulate_threads<G>(int); \
+  template uint32_t accumulate_threads<G>(int, AccMode); \
   template void launch_accumulate<G>(const Workspace<G>&, cudaStream_t);
 MSM_FOR_EACH_CURVE(MSM_INSTANTIATE)
 #undef MSM_INSTANTIATE

@@ -153,7 +153,7 @@ class CudaEngine final : public Engine {
     w_.W = num_windows(rm1_, kScalarWords, bits, c);
     w_.n = n_;
     w_.tau = tau;
-    const uint32_t resident = accumulate_threads<G>(device_);
+    const uint32_t resident = accumulate_threads<G>(device_, w_.mode);
     w_.T = std::max<uint32_t>(1, std::min<uint32_t>(resident / uint32_t(w_.W), std::max<uint32_t>(n_, 1)));
 
     if (n_ == 0) return;

@@ -81,9 +81,9 @@ size_t sort_temp_bytes(uint32_t n, int key_bits);
 void sort_windows(void* temp, size_t temp_bytes, const uint32_t* keys_in, uint32_t* keys_out, const uint32_t* vals_in,
                   uint32_t* vals_out, uint32_t n, int W, int key_bits, cudaStream_t s);
 
-// accumulate.cu: Alg. 4. accumulate_threads: resident threads the device can run for this kernel.
+// accumulate.cu: Alg. 4. accumulate_threads: resident threads the device can run for the mode's kernel.
 template <class G>
-uint32_t accumulate_threads(int device);
+uint32_t accumulate_threads(int device, AccMode mode);
 template <class G>
 void launch_accumulate(const Workspace<G>& w, cudaStream_t s);
 
