@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "../ec/xyzz.hpp"
+#include "affine_simd.hpp"
 #include "inverse.hpp"
 
 namespace msm::cpu {
@@ -136,6 +137,14 @@ class AffineBuckets {
   template <class Dst, class Src, class Dbl>
   void apply(size_t n, Dst dst, Src src, Dbl dbl) {
     if (n == 0) return;
+#if defined(MSM_HAVE_IFMA)
+    if (cpu_simd_enabled()) {
+      simd_dst_.resize(n), simd_src_.resize(n), simd_dbl_.resize(n);
+      for (size_t i = 0; i < n; ++i) simd_dst_[i] = &dst(i), simd_src_[i] = &src(i), simd_dbl_[i] = dbl(i);
+      simd_.apply(n, simd_dst_.data(), simd_src_.data(), simd_dbl_.data());
+      return;
+    }
+#endif
     if (den_.size() < n + 1) den_.resize(n + 1), prefix_.resize(n + 1);
     auto den = [&](size_t i) {
       const A& b = dst(i);
@@ -306,6 +315,12 @@ class AffineBuckets {
   std::vector<A> snap_;
   std::vector<uint32_t> side_keys_;
   std::vector<A> side_affine_;
+#if defined(MSM_HAVE_IFMA)
+  AffineSimd<F> simd_;
+  std::vector<A*> simd_dst_;
+  std::vector<const A*> simd_src_;
+  std::vector<uint8_t> simd_dbl_;
+#endif
 };
 
 }  // namespace msm::cpu
