@@ -138,12 +138,7 @@ class AffineBuckets {
   void apply(size_t n, Dst dst, Src src, Dbl dbl) {
     if (n == 0) return;
 #if defined(MSM_HAVE_IFMA)
-    if (cpu_simd_enabled()) {
-      simd_dst_.resize(n), simd_src_.resize(n), simd_dbl_.resize(n);
-      for (size_t i = 0; i < n; ++i) simd_dst_[i] = &dst(i), simd_src_[i] = &src(i), simd_dbl_[i] = dbl(i);
-      simd_.apply(n, simd_dst_.data(), simd_src_.data(), simd_dbl_.data());
-      return;
-    }
+    if (cpu_simd_enabled()) return simd_.apply(n, dst, src, dbl);
 #endif
     if (den_.size() < n + 1) den_.resize(n + 1), prefix_.resize(n + 1);
     auto den = [&](size_t i) {
@@ -317,9 +312,6 @@ class AffineBuckets {
   std::vector<A> side_affine_;
 #if defined(MSM_HAVE_IFMA)
   AffineSimd<F> simd_;
-  std::vector<A*> simd_dst_;
-  std::vector<const A*> simd_src_;
-  std::vector<uint8_t> simd_dbl_;
 #endif
 };
 

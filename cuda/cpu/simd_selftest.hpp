@@ -133,7 +133,8 @@ class SimdFieldCheck {
       dp[i] = &dst[i], sp[i] = &src[i];
     }
     AffineSimd<F> simd;
-    simd.apply(n, dp.data(), sp.data(), dbl.data());
+    simd.apply(
+        n, [&](size_t i) -> A& { return *dp[i]; }, [&](size_t i) -> const A& { return *sp[i]; }, [&](size_t i) { return dbl[i] != 0; });
     for (size_t i = 0; i < n; ++i) r.note(dst[i] == want[i], "batch affine addition", n * 1000 + i);
   }
 

@@ -152,6 +152,12 @@ class Arith {
       r.l[j] = _mm512_sub_epi64(_mm512_add_epi64(_mm512_add_epi64(a.l[j], b.l[j]), c.l[j]), d.l[j]);
     return normalize(r);
   }
+  // a + kp − b (normalized), kp a multiple of p ≥ b.
+  MSM_IFMA_INLINE static V sub(const V& a, const V& b, const V& kp) {
+    V r;
+    for (int j = 0; j < K; ++j) r.l[j] = _mm512_sub_epi64(_mm512_add_epi64(a.l[j], kp.l[j]), b.l[j]);
+    return normalize(r);
+  }
   MSM_IFMA_INLINE static V add(const V& a, const V& b) {
     V r;
     for (int j = 0; j < K; ++j) r.l[j] = _mm512_add_epi64(a.l[j], b.l[j]);
