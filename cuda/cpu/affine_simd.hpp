@@ -78,7 +78,7 @@ class AffineSimd {
       if (dm) {  // doublings: d = 2y_B, num = 3x_B² (form e)
         d = blend(dm, d, Ar::add(yb, yb));
         const V xh = Ar::shl(xb, S / 2);
-        const V x2 = Ar::mul(xh, xh);
+        const V x2 = Ar::sqr(xh);
         num = blend(dm, num, Ar::add_sub(x2, x2, x2, Ar::constant(0)));
       }
       st.xb = xb, st.yb = yb, st.xs = Ar::add(xb, xp), st.num = Ar::shl(num, S / 2);
@@ -92,7 +92,7 @@ class AffineSimd {
       const V di = Ar::mul(inv, st.prefix);  // 1/d, form 52K
       inv = Ar::mul(inv, st.den);
       const V lambda = Ar::mul(st.num, di);
-      const V l2 = Ar::mul(lambda, lambda);
+      const V l2 = Ar::sqr(lambda);
       // x₃ = λ² + 2p − x_B − x_P ∈ [0, 4p); y₃ = λ·(x_B + p − x₃) + p − y_B ∈ [0, 3p).
       const V x3 = Ar::reduce4(Ar::sub(l2, st.xs, p2));
       const V t = Ar::shl(Ar::sub(st.xb, x3, p1), S / 2);
@@ -172,7 +172,7 @@ class AffineSimd {
     for (int i = 0; i < N; ++i) w[i] = _mm512_set1_epi64((long long)o.limb[i]);
     return Ar::from_words(w);
   }
-  static F form_shift() {  // 2^S in form e
+  __attribute__((noinline)) static F form_shift() {  // 2^S in form e
     F r = F::one();
     for (int k = 0; k < S; ++k) r = r.dbl();
     return r;
@@ -185,6 +185,13 @@ class AffineSimd {
     __m512i wv[N];
     Ar::to_words(Ar::sub_if_ge(a, Ar::constant(1)), wv);
     for (int i = 0; i < N; ++i) _mm512_store_si512(static_cast<void*>(w[i]), wv[i]);
+    invert8(w);
+    for (int i = 0; i < N; ++i) wv[i] = _mm512_load_si512(static_cast<const void*>(w[i]));
+    return Ar::from_words(wv);
+  }
+  // The scalar side, out of line: the 64-byte aligned frames of the vector code take a frame
+  // pointer, and the scalar assembly (ff/x86_mont.hpp) needs every other general register.
+  __attribute__((noinline)) static void invert8(uint64_t (*w)[8]) {
     F x[8], pre[8];
     F run = F::one();
     for (int l = 0; l < 8; ++l) {
@@ -199,9 +206,8 @@ class AffineSimd {
       inv = inv * x[l];
       for (int i = 0; i < N; ++i) w[i][l] = r.limb[i];
     }
-    for (int i = 0; i < N; ++i) wv[i] = _mm512_load_si512(static_cast<const void*>(w[i]));
-    return Ar::from_words(wv);
   }
+
 
   std::vector<A*> dst_;
   std::vector<const A*> src_;
