@@ -45,7 +45,8 @@ class AffineSimd {
 
  public:
   // dst(i) ← dst(i) + src(i) for i < n under the conditions of AffineBuckets::apply (the same
-  // accessors); dbl(i) marks a doubling (src(i) = dst(i)).
+  // accessors: src(i) gives a point's address .p and .neg, whether to negate it); dbl(i) marks a
+  // doubling (src(i) = dst(i)).
   // The forward pass reads the points once, keeping what the backward pass needs (x_B, x_B + x_P,
   // y_B and the numerator, 4·K vectors per group) next to the chain, so the backward pass only
   // writes points.
@@ -53,26 +54,30 @@ class AffineSimd {
   MSM_IFMA_TARGET void apply(size_t n, Dst dst, Src src, Dbl dbl) {
     if (n == 0) return;
     const size_t groups = (n + 7) / 8;
-    dst_.resize(groups * 8), src_.resize(groups * 8), dbl_.resize(groups * 8);
+    dst_.resize(groups * 8), src_.resize(groups * 8), dbl_.resize(groups * 8), neg_.resize(groups * 8);
     stage_.resize(groups);
-    for (size_t i = 0; i < n; ++i) dst_[i] = &dst(i), src_[i] = &src(i), dbl_[i] = dbl(i);
+    for (size_t i = 0; i < n; ++i) {
+      const auto s = src(i);
+      dst_[i] = &dst(i), src_[i] = s.p, neg_[i] = s.neg, dbl_[i] = dbl(i);
+    }
     // Idle lanes add (1, 0) to (0, 0) in a scratch point: a non-zero denominator, stored nowhere.
     pad_src_ = A{F::one(), F::zero()};
     for (size_t i = n; i < groups * 8; ++i) {
       pad_dst_[i - n] = A{F::zero(), F::zero()};
       dst_[i] = &pad_dst_[i - n];
       src_[i] = &pad_src_;
-      dbl_[i] = 0;
+      dbl_[i] = neg_[i] = 0;
     }
 
     const V p1 = Ar::constant(1), p2 = Ar::constant(2);
     V acc = one52();
     for (size_t g = 0; g < groups; ++g) {
       Stage& st = stage_[g];
-      const __mmask8 dm = dbl_mask(g);
+      const __mmask8 dm = byte_mask(dbl_, g), nm = byte_mask(neg_, g);
       V xb, yb, xp, yp;
       load(&dst_[8 * g], xb, yb);
       load(&src_[8 * g], xp, yp);
+      if (nm) yp = blend(nm, yp, Ar::sub_if_ge(Ar::sub(Ar::constant(0), yp, p1), p1));  // p − y, 0 for y = 0
       V d = Ar::sub(xp, xb, p1);
       V num = Ar::sub(yp, yb, p1);
       if (dm) {  // doublings: d = 2y_B, num = 3x_B² (form e)
@@ -106,9 +111,9 @@ class AffineSimd {
     V den, prefix, xb, yb, xs, num;
   };
 
-  MSM_IFMA_INLINE __mmask8 dbl_mask(size_t g) const {
+  MSM_IFMA_INLINE static __mmask8 byte_mask(const std::vector<uint8_t>& flags, size_t g) {
     uint64_t bytes;
-    std::memcpy(&bytes, &dbl_[8 * g], 8);
+    std::memcpy(&bytes, &flags[8 * g], 8);
     return __mmask8(_mm512_cmpneq_epi64_mask(_mm512_maskz_cvtepu8_epi64(__mmask8(0xff), _mm_cvtsi64_si128((long long)bytes)), _mm512_setzero_si512()));
   }
   // The eight points at p[0..7] as coordinates x, y. A 4-limb point is one 64-byte vector: eight
@@ -211,7 +216,7 @@ class AffineSimd {
 
   std::vector<A*> dst_;
   std::vector<const A*> src_;
-  std::vector<uint8_t> dbl_;
+  std::vector<uint8_t> dbl_, neg_;
   std::vector<Stage> stage_;
   A pad_dst_[8];
   A pad_src_;

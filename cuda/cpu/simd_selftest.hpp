@@ -4,7 +4,7 @@
 // allow. Run through the addon's testing export (test/cpu-simd.test.ts).
 #pragma once
 
-#include "affine_simd.hpp"
+#include "affine_buckets.hpp"
 
 #if defined(MSM_HAVE_IFMA)
 #include <cstdint>
@@ -124,24 +124,26 @@ class SimdFieldCheck {
     return r;
   }
 
-  // dst_i += src_i on random multiples of the generator, every fifth a doubling, against XYZZ.
+  // dst_i ± src_i on random multiples of the generator, every fifth a doubling, every third
+  // other one a subtraction, against XYZZ.
   void check_apply(size_t n, SimdSelftest& r) {
     const A g{F::to_mont(F::template from_table<typename G::gen_x>()), F::to_mont(F::template from_table<typename G::gen_y>())};
     std::vector<A> dst(n), src(n), want(n);
     std::vector<A*> dp(n);
     std::vector<const A*> sp(n);
-    std::vector<uint8_t> dbl(n);
+    std::vector<uint8_t> dbl(n), neg(n);
     for (size_t i = 0; i < n; ++i) {
       const uint64_t k1[1] = {next() | 1}, k2[1] = {next() | 2};
       dst[i] = ec::scalar_mul(g, k1, 1).to_affine();
       dbl[i] = i % 5 == 4;
+      neg[i] = !dbl[i] && i % 3 == 1;
       src[i] = dbl[i] ? dst[i] : ec::scalar_mul(g, k2, 1).to_affine();
-      want[i] = (dbl[i] ? X::from_affine(dst[i]).dbl() : X::from_affine(dst[i]).add(src[i])).to_affine();
+      want[i] = (dbl[i] ? X::from_affine(dst[i]).dbl() : X::from_affine(dst[i]).add(neg[i] ? -src[i] : src[i])).to_affine();
       dp[i] = &dst[i], sp[i] = &src[i];
     }
     AffineSimd<F> simd;
     simd.apply(
-        n, [&](size_t i) -> A& { return *dp[i]; }, [&](size_t i) -> const A& { return *sp[i]; }, [&](size_t i) { return dbl[i] != 0; });
+        n, [&](size_t i) -> A& { return *dp[i]; }, [&](size_t i) { return PointRef<A>{sp[i], neg[i] != 0}; }, [&](size_t i) { return dbl[i] != 0; });
     for (size_t i = 0; i < n; ++i) r.note(dst[i] == want[i], "batch affine addition", n * 1000 + i);
   }
 
