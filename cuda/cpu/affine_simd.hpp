@@ -116,36 +116,32 @@ class AffineSimd {
     std::memcpy(&bytes, &flags[8 * g], 8);
     return __mmask8(_mm512_cmpneq_epi64_mask(_mm512_maskz_cvtepu8_epi64(__mmask8(0xff), _mm_cvtsi64_si128((long long)bytes)), _mm512_setzero_si512()));
   }
-  // The eight points at p[0..7] as coordinates x, y. A 4-limb point is one 64-byte vector: eight
-  // loads and an 8×8 transpose of 64-bit words (24 shuffles, its own inverse), several times
-  // cheaper than 8 gathers on Zen 4; other sizes gather.
+  // The eight points at p[0..7] as coordinates x, y: per 64-byte chunk of the points, eight
+  // (masked) loads and an 8×8 transpose of 64-bit words (24 shuffles, its own inverse), several
+  // times cheaper than a gather per word on Zen 4. The stores mirror it.
   template <class Ptr>
   MSM_IFMA_INLINE static void load(Ptr const* p, V& x, V& y) {
-    __m512i w[2 * N];
-    if constexpr (N == 4) {
-      for (int l = 0; l < 8; ++l) w[l] = _mm512_loadu_si512(static_cast<const void*>(p[l]));
-      transpose8(w);
-    } else {
-      const __m512i ptrs = _mm512_loadu_si512(static_cast<const void*>(p));
-      for (int i = 0; i < 2 * N; ++i)
-        w[i] = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), __mmask8(0xff), _mm512_add_epi64(ptrs, _mm512_set1_epi64(8 * i)),
-                                           nullptr, 1);
+    __m512i w[2 * N + 8];
+    for (int c = 0; c < 2 * N; c += 8) {
+      const __mmask8 m = chunk_mask(c);
+      for (int l = 0; l < 8; ++l) w[c + l] = _mm512_maskz_loadu_epi64(m, reinterpret_cast<const uint64_t*>(p[l]) + c);
+      transpose8(w + c);
     }
     x = Ar::from_words(w);
     y = Ar::from_words(w + N);
   }
   MSM_IFMA_INLINE static void store(A* const* p, const V& x, const V& y) {
-    __m512i w[2 * N];
+    __m512i w[2 * N + 8];
+    for (int i = 2 * N; i < 2 * N + 8; ++i) w[i] = _mm512_setzero_si512();  // a short last chunk's rows
     Ar::to_words(x, w);
     Ar::to_words(y, w + N);
-    if constexpr (N == 4) {
-      transpose8(w);
-      for (int l = 0; l < 8; ++l) _mm512_storeu_si512(static_cast<void*>(p[l]), w[l]);
-    } else {
-      const __m512i ptrs = _mm512_loadu_si512(static_cast<const void*>(p));
-      for (int i = 0; i < 2 * N; ++i) _mm512_i64scatter_epi64(nullptr, _mm512_add_epi64(ptrs, _mm512_set1_epi64(8 * i)), w[i], 1);
+    for (int c = 0; c < 2 * N; c += 8) {
+      const __mmask8 m = chunk_mask(c);
+      transpose8(w + c);
+      for (int l = 0; l < 8; ++l) _mm512_mask_storeu_epi64(reinterpret_cast<uint64_t*>(p[l]) + c, m, w[c + l]);
     }
   }
+  static constexpr __mmask8 chunk_mask(int c) { return __mmask8(2 * N - c >= 8 ? 0xff : (1u << (2 * N - c)) - 1); }
   // r[i][j] ↔ r[j][i] for an 8×8 matrix of 64-bit words, one row per vector: pairs of rows
   // interleaved, then 128-bit blocks, then 256-bit halves exchanged.
   MSM_IFMA_INLINE static void transpose8(__m512i* r) {
