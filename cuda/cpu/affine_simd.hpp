@@ -25,7 +25,7 @@
 
 namespace msm::cpu {
 
-// MSM_CPU_SIMD=0 in the environment turns the vector path off; testing.setCpuSimd switches it at
+// MSM_CPU_SIMD=0 in the environment turns the vector path off; testing.cpuSimd switches it at
 // run time (both paths must give the same bits).
 inline std::atomic<bool>& cpu_simd_switch() {
   static std::atomic<bool> on{[] {
@@ -208,7 +208,6 @@ class AffineSimd {
       for (int i = 0; i < N; ++i) w[i][l] = r.limb[i];
     }
   }
-
 
   std::vector<A*> dst_;
   std::vector<const A*> src_;

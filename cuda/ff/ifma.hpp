@@ -6,17 +6,18 @@
 // Krasnov, "Accelerating big integer arithmetic using Intel IFMA extensions" (ARITH 2016), and
 // Drucker and Gueron, "Fast modular squaring with AVX512IFMA" (ITNG 2019).
 //
-// Montgomery radix here is R' = 2^(52K), not the scalar code's R = 2^(64N); s = 52K − 64N bits
+// Montgomery radix here is R' = 2^(52K), not the scalar code's R = 2^(64N); S = 52K − 64N bits
 // apart (4 for BN254, 32 for BLS12). A value "in form e" stands for a·2^e mod p. The scalar code's
 // values are in form 64N; mul() takes forms e, f to e + f − 52K. The callers pick the forms so that
 // no conversion multiplication is needed (see affine_simd.hpp); shl() moves a value up by k bits.
 //
 // Bounds: with p < 2^(52K−6) (static_assert) and inputs a, b < 2^(52K) with a·b < 2^(52K)·p,
-// mul() returns (ab + mp)/R' < 2p (no final subtraction: lazy reduction). Values leave through
-// reduce() fully reduced, as the scalar code stores them.
+// mul() and sqr() return (ab + mp)/R' < 2p (no final subtraction: lazy reduction). Values leave
+// through reduce4() / sub_if_ge() fully reduced, as the scalar code stores them.
 //
 // Compiled for the host's x86-64 only, with function target attributes, so the rest of the build
-// needs no AVX-512 flags; callers check host_has_ifma (CPUID) before calling in.
+// needs no AVX-512 flags; callers check host_has_ifma (CPUID, and the OS's saving of the ZMM
+// state, which __builtin_cpu_supports includes) before calling in.
 #pragma once
 
 #if !defined(__CUDACC__) && defined(__x86_64__) && defined(__GNUC__)
