@@ -14,6 +14,7 @@
 
 #include "../curves/all.hpp"
 #include "../cpu/codec.hpp"
+#include "../cpu/simd_selftest.hpp"
 #include "../ec/xyzz.hpp"
 #include "../engine.hpp"
 #include "../msm/accumulate.cuh"
@@ -327,22 +328,34 @@ Napi::Value generate_points_js(const Napi::CallbackInfo& cb) {
   return a;
 }
 
+// The (curve, count, seed) arguments and { checked, mismatches, first } result of the field
+// self-tests.
+struct SelftestArgs {
+  std::string curve;
+  uint32_t count, seed;
+};
+[[maybe_unused]] SelftestArgs selftest_args(const Napi::CallbackInfo& cb) {
+  if (cb.Length() < 1 || !cb[0].IsString()) fail(cb.Env(), "expected a curve");
+  return SelftestArgs{cb[0].As<Napi::String>(), u32_arg(cb, 1, "count"), u32_arg(cb, 2, "seed")};
+}
+[[maybe_unused]] Napi::Object selftest_result(Napi::Env env, double checked, double mismatches, const std::string& first) {
+  auto o = Napi::Object::New(env);
+  o.Set("checked", checked);
+  o.Set("mismatches", mismatches);
+  o.Set("first", first);
+  return o;
+}
+
 // gpuFieldSelftest(curve, count, seed) → { checked, mismatches, first } (CUDA builds only).
 Napi::Value gpu_field_selftest(const Napi::CallbackInfo& cb) {
   Napi::Env env = cb.Env();
 #if defined(MSM_WITH_CUDA)
-  if (cb.Length() < 1 || !cb[0].IsString()) fail(env, "expected a curve");
-  const std::string name = cb[0].As<Napi::String>();
-  const uint32_t count = u32_arg(cb, 1, "count");
-  const uint32_t seed = u32_arg(cb, 2, "seed");
-  const CurveId id = curve_arg(env, name);
+  const SelftestArgs a = selftest_args(cb);
+  const uint32_t count = a.count, seed = a.seed;
+  const CurveId id = curve_arg(env, a.curve);
   try {
     const gpu::FieldSelftest r = gpu::field_selftest(id, count, seed);
-    auto o = Napi::Object::New(env);
-    o.Set("checked", double(r.checked));
-    o.Set("mismatches", double(r.mismatches));
-    o.Set("first", r.first);
-    return o;
+    return selftest_result(env, double(r.checked), double(r.mismatches), r.first);
   } catch (const EngineError&) {
     throw Napi::Error(env, addon::Failure::from_current_exception().to_js(env));
   }
@@ -401,6 +414,38 @@ Napi::Value engine_bench(const Napi::CallbackInfo& cb) {
 #endif
 }
 
+// cpuSimd(on?) → { available, enabled }: whether the host's eight-lane IFMA path exists and is
+// on, after switching it when on is given (for running the CPU backend both ways in one process).
+Napi::Value cpu_simd(const Napi::CallbackInfo& cb) {
+  Napi::Env env = cb.Env();
+  auto o = Napi::Object::New(env);
+#if defined(MSM_HAVE_IFMA)
+  if (cb.Length() > 0 && cb[0].IsBoolean()) cpu::cpu_simd_switch() = cb[0].As<Napi::Boolean>().Value();
+  o.Set("available", ff::ifma::host_has_ifma);
+  o.Set("enabled", cpu::cpu_simd_enabled());
+#else
+  o.Set("available", false);
+  o.Set("enabled", false);
+#endif
+  return o;
+}
+
+// cpuSimdSelftest(curve, count, seed) → { checked, mismatches, first }, or undefined where the
+// host has no IFMA path (cuda/cpu/simd_selftest.hpp).
+Napi::Value cpu_simd_selftest(const Napi::CallbackInfo& cb) {
+  Napi::Env env = cb.Env();
+#if defined(MSM_HAVE_IFMA)
+  const SelftestArgs a = selftest_args(cb);
+  if (!ff::ifma::host_has_ifma) return env.Undefined();
+  const cpu::SimdSelftest r =
+      visit_curve(curve_arg(env, a.curve), [&](auto g) { return cpu::simd_selftest<decltype(g)>(a.count, a.seed); });
+  return selftest_result(env, double(r.checked), double(r.mismatches), r.first);
+#else
+  (void)cb;
+  return env.Undefined();
+#endif
+}
+
 }  // namespace
 
 void register_testing(Napi::Env env, Napi::Object exports) {
@@ -417,6 +462,8 @@ void register_testing(Napi::Env env, Napi::Object exports) {
   t.Set("engineBench", Napi::Function::New(env, engine_bench, "engineBench"));
   t.Set("gpuFieldSelftest", Napi::Function::New(env, gpu_field_selftest, "gpuFieldSelftest"));
   register_testing_ct(t);
+  t.Set("cpuSimd", Napi::Function::New(env, cpu_simd, "cpuSimd"));
+  t.Set("cpuSimdSelftest", Napi::Function::New(env, cpu_simd_selftest, "cpuSimdSelftest"));
 #if defined(MSM_WITH_CUDA)
   t.Set("cudaCompiled", true);
 #else

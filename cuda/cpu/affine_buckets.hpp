@@ -19,23 +19,35 @@
 #include <vector>
 
 #include "../ec/xyzz.hpp"
+#include "affine_simd.hpp"
 #include "inverse.hpp"
 
 namespace msm::cpu {
+
+// A point to add, by reference to where it lies, negated when neg: the bucket pass queues a
+// pointer and a flag per point instead of a copy of ±P.
+template <class A>
+struct PointRef {
+  const A* p;
+  bool neg;
+  A value() const { return neg ? -*p : *p; }
+  auto y() const { return neg ? -p->y : p->y; }
+};
 
 template <class F>
 class AffineBuckets {
   using A = ec::Affine<F>;
   using X = ec::XYZZ<F>;
 
+  using Ref = PointRef<A>;
   struct Entry {
     uint32_t bucket;
     bool dbl;
-    A p;
+    Ref p;
   };
   struct Pending {
     uint32_t bucket;
-    A p;
+    Ref p;
   };
 
  public:
@@ -56,9 +68,9 @@ class AffineBuckets {
     pending_.clear();
   }
 
-  // B_k ← B_k + p.
-  void add(uint32_t k, const A& p) {
-    classify(k, p);
+  // B_k ← B_k ± *p (− when neg); *p stays put until weighted_sum returns.
+  void add(uint32_t k, const A* p, bool neg) {
+    classify(k, Ref{p, neg});
     if (batch_.size() >= batch_size_) flush();
   }
 
@@ -69,7 +81,7 @@ class AffineBuckets {
     flush();
     while (batch_.size() >= 64) flush();
     flush(false);
-    for (const Pending& q : pending_) to_side(q.bucket, q.p);
+    for (const Pending& q : pending_) to_side(q.bucket, q.p.value());
     pending_.clear();
     fold_sides();
     return reduce();
@@ -77,23 +89,23 @@ class AffineBuckets {
 
  private:
   // used_[k]: bit 0 = the affine bucket holds a point, bit 1 = the side sum is in use.
-  void classify(uint32_t k, const A& p) {
+  void classify(uint32_t k, Ref p) {
     if (stamp_[k] == generation_) {  // already in this batch: wait for the next one
       if (pending_.size() < batch_size_)
         pending_.push_back(Pending{k, p});
       else
-        to_side(k, p);
+        to_side(k, p.value());
       return;
     }
     if (!(used_[k] & 1)) {
-      bucket_[k] = p;
+      bucket_[k] = p.value();
       used_[k] |= 1;
       return;
     }
     const A& b = bucket_[k];
     bool dbl = false;
-    if (b.x == p.x) {
-      if (b.y != p.y || p.y.is_zero()) {  // P = −B, or a 2-torsion point doubled: O
+    if (b.x == p.p->x) {
+      if (b.y != p.y() || b.y.is_zero()) {  // P = −B, or a 2-torsion point doubled: O
         used_[k] &= uint8_t(~1u);
         return;
       }
@@ -121,14 +133,14 @@ class AffineBuckets {
     const size_t n = batch_.size();
     if (n == 0) return;
     apply(
-        n, [&](size_t i) -> A& { return bucket_[batch_[i].bucket]; }, [&](size_t i) -> const A& { return batch_[i].p; },
+        n, [&](size_t i) -> A& { return bucket_[batch_[i].bucket]; }, [&](size_t i) { return batch_[i].p; },
         [&](size_t i) { return batch_[i].dbl; });
     batch_.clear();
     ++generation_;
   }
 
-  // dst(i) ← dst(i) + src(i) for i < n, the dst(i) distinct, x_dst ≠ x_src unless dbl(i) (then
-  // src = dst and it doubles), sharing one inversion (Montgomery's trick: 3M per entry).
+  // dst(i) ← dst(i) + src(i) for i < n (src(i) a PointRef), the dst(i) distinct, x_dst ≠ x_src
+  // unless dbl(i) (then src = dst and it doubles), sharing one inversion (Montgomery's trick: 3M per entry).
   // The entries run as two interleaved chains (even and odd i; one inversion for both:
   // 1/a = b·(ab)⁻¹, 1/b = a·(ab)⁻¹) and the loops handle one entry of each chain per step, their
   // products written next to each other: a 4-limb product takes ~72 cycles of latency but issues
@@ -136,10 +148,13 @@ class AffineBuckets {
   template <class Dst, class Src, class Dbl>
   void apply(size_t n, Dst dst, Src src, Dbl dbl) {
     if (n == 0) return;
+#if defined(MSM_HAVE_IFMA)
+    if (cpu_simd_enabled()) return simd_.apply(n, dst, src, dbl);
+#endif
     if (den_.size() < n + 1) den_.resize(n + 1), prefix_.resize(n + 1);
     auto den = [&](size_t i) {
       const A& b = dst(i);
-      return dbl(i) ? b.y.dbl() : src(i).x - b.x;
+      return dbl(i) ? b.y.dbl() : src(i).p->x - b.x;
     };
     F acc0 = F::one(), acc1 = F::one();
     size_t i = 0;
@@ -158,14 +173,14 @@ class AffineBuckets {
         const F x2 = b.x.sqr();
         return x2.dbl() + x2;
       }
-      return src(k).y - b.y;
+      return src(k).y() - b.y;
     };
     if (n & 1) {  // the last entry (even chain) alone
       const size_t k = n - 1;
       A& b = dst(k);
       const F lambda = num(k) * (inv0 * prefix_[k]);
       inv0 = inv0 * den_[k];
-      const F x3 = lambda.sqr() - b.x - src(k).x;
+      const F x3 = lambda.sqr() - b.x - src(k).p->x;
       b.y = lambda * (b.x - x3) - b.y;
       b.x = x3;
     }
@@ -182,8 +197,8 @@ class AffineBuckets {
       const F lo = no * dO;
       const F se = le.sqr();
       const F so = lo.sqr();
-      const F xe = se - be.x - src(e).x;
-      const F xo = so - bo.x - src(o).x;
+      const F xe = se - be.x - src(e).p->x;
+      const F xo = so - bo.x - src(o).p->x;
       const F ye = le * (be.x - xe);
       const F yo = lo * (bo.x - xo);
       be.y = ye - be.y, be.x = xe;
@@ -217,7 +232,7 @@ class AffineBuckets {
       inv = inv * den_[i];
       side_affine_[i] = A{q.X * (q.ZZZ * t), q.Y * (q.ZZ * t)};
     }
-    for (size_t i = 0; i < n; ++i) classify(side_keys_[i], side_affine_[i]);
+    for (size_t i = 0; i < n; ++i) classify(side_keys_[i], Ref{&side_affine_[i], false});
     flush_batch();
   }
 
@@ -244,7 +259,7 @@ class AffineBuckets {
   }
   void run_jobs() {
     apply(
-        jobs_.size(), [&](size_t i) -> A& { return *jobs_[i].dst; }, [&](size_t i) -> const A& { return *jobs_[i].src; },
+        jobs_.size(), [&](size_t i) -> A& { return *jobs_[i].dst; }, [&](size_t i) { return Ref{jobs_[i].src, false}; },
         [&](size_t i) { return jobs_[i].dbl; });
     jobs_.clear();
   }
@@ -306,6 +321,9 @@ class AffineBuckets {
   std::vector<A> snap_;
   std::vector<uint32_t> side_keys_;
   std::vector<A> side_affine_;
+#if defined(MSM_HAVE_IFMA)
+  AffineSimd<F> simd_;
+#endif
 };
 
 }  // namespace msm::cpu

@@ -137,10 +137,7 @@ class Pippenger {
     b.reset();
     for (size_t i = lo; i < hi; ++i) {
       const int32_t d = sd.digit(t + i * SignedDigits::kLimbs, w);
-      if (d > 0)
-        b.add(uint32_t(d - 1), points[i]);
-      else if (d < 0)
-        b.add(uint32_t(-d - 1), -points[i]);
+      if (d != 0) b.add(uint32_t((d > 0 ? d : -d) - 1), &points[i], d < 0);
     }
     return b.weighted_sum();
   }
