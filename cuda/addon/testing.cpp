@@ -24,6 +24,7 @@
 #include "../msm/reduce.cuh"
 #include "errors.hpp"
 #include "testing.hpp"
+#include "testing_args.hpp"
 #if defined(MSM_WITH_CUDA)
 #include "../msm/selftest.hpp"
 #endif
@@ -31,47 +32,16 @@
 namespace msm {
 namespace {
 
+using namespace testing;
+
 using gpu::kMaxWindowBits;
 using gpu::kMinWindowBits;
-
-[[noreturn]] void fail(Napi::Env env, const std::string& msg) {
-  Napi::Error e = Napi::Error::New(env, msg);
-  e.Set("code", Napi::String::New(env, "ERR_INVALID_ARGUMENT"));
-  throw e;
-}
-
-CurveId curve_arg(Napi::Env env, const std::string& name) {
-  CurveId id;
-  if (!curve_by_name(name, id)) fail(env, "unknown curve " + name);
-  return id;
-}
 
 int window_arg(const Napi::CallbackInfo& cb, size_t i) {
   if (cb.Length() <= i || !cb[i].IsNumber()) fail(cb.Env(), "expected a window size c");
   const int c = cb[i].As<Napi::Number>().Int32Value();
   if (c < kMinWindowBits || c > kMaxWindowBits) fail(cb.Env(), "c must be in [2, 16]");
   return c;
-}
-uint32_t u32_arg(const Napi::CallbackInfo& cb, size_t i, const char* what) {
-  if (cb.Length() <= i || !cb[i].IsNumber()) fail(cb.Env(), std::string("expected ") + what);
-  const double v = cb[i].As<Napi::Number>().DoubleValue();
-  if (!(v >= 0 && v <= 4294967295.0) || v != double(uint64_t(v))) fail(cb.Env(), std::string("bad ") + what);
-  return uint32_t(v);
-}
-template <class T>
-T typed_arg(const Napi::CallbackInfo& cb, size_t i, const char* what) {
-  if (cb.Length() <= i || !cb[i].IsTypedArray()) fail(cb.Env(), std::string("expected typed array ") + what);
-  return cb[i].As<T>();
-}
-Napi::Uint32Array u32_array(Napi::Env env, const std::vector<uint32_t>& v) {
-  auto a = Napi::Uint32Array::New(env, v.size());
-  if (!v.empty()) std::memcpy(a.Data(), v.data(), v.size() * 4);
-  return a;
-}
-Napi::BigUint64Array u64_array(Napi::Env env, const std::vector<uint64_t>& v) {
-  auto a = Napi::BigUint64Array::New(env, v.size());
-  if (!v.empty()) std::memcpy(a.Data(), v.data(), v.size() * 8);
-  return a;
 }
 
 // r − 1 of a curve's scalar field as 8 words, and r's bit length.

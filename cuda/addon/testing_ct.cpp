@@ -19,26 +19,12 @@
 #include "../msm/accumulate.cuh"
 #include "../msm/ct_aggregate.cuh"
 #include "testing.hpp"
+#include "testing_args.hpp"
 
 namespace msm {
 namespace {
 
-[[noreturn]] void fail(Napi::Env env, const std::string& msg) {
-  Napi::Error e = Napi::Error::New(env, msg);
-  e.Set("code", Napi::String::New(env, "ERR_INVALID_ARGUMENT"));
-  throw e;
-}
-template <class T>
-T typed(const Napi::CallbackInfo& cb, size_t i, const char* what) {
-  if (cb.Length() <= i || !cb[i].IsTypedArray()) fail(cb.Env(), std::string("expected typed array ") + what);
-  return cb[i].As<T>();
-}
-uint32_t u32(const Napi::CallbackInfo& cb, size_t i, const char* what) {
-  if (cb.Length() <= i || !cb[i].IsNumber()) fail(cb.Env(), std::string("expected ") + what);
-  const double v = cb[i].As<Napi::Number>().DoubleValue();
-  if (!(v >= 0 && v <= 4294967295.0) || v != double(uint64_t(v))) fail(cb.Env(), std::string("bad ") + what);
-  return uint32_t(v);
-}
+using namespace testing;
 
 // An integer "point": O = 0, PADD = + (mod 2^64).
 struct IntPoint {
@@ -59,9 +45,9 @@ struct IntCtAcc {
 // accumulateCt(keys (sorted, one window), weights, T, c) → { index, buffer } of P = ct_padded(T + M)
 // slots, O / index 0 where no run was stored.
 Napi::Value accumulate_ct(const Napi::CallbackInfo& cb) {
-  auto keys = typed<Napi::Uint32Array>(cb, 0, "keys");
-  auto weights = typed<Napi::BigUint64Array>(cb, 1, "weights");
-  const uint32_t T = u32(cb, 2, "T"), c = u32(cb, 3, "c");
+  auto keys = typed_arg<Napi::Uint32Array>(cb, 0, "keys");
+  auto weights = typed_arg<Napi::BigUint64Array>(cb, 1, "weights");
+  const uint32_t T = u32_arg(cb, 2, "T"), c = u32_arg(cb, 3, "c");
   const uint32_t n = uint32_t(keys.ElementLength());
   if (weights.ElementLength() != n || T == 0 || c < 2 || c > 16) fail(cb.Env(), "bad keys, weights, T or c");
   const uint32_t M = 1u << (c - 2);
@@ -90,9 +76,9 @@ Napi::Value accumulate_ct(const Napi::CallbackInfo& cb) {
 // ctAggregate(index, buffer, c) → BigUint64Array(M): bucket p (= index p + 1) after the §5 rounds.
 // A bucket written twice throws (a run cut in two would lose one of its parts).
 Napi::Value ct_aggregate(const Napi::CallbackInfo& cb) {
-  auto index_in = typed<Napi::Uint32Array>(cb, 0, "index");
-  auto buffer_in = typed<Napi::BigUint64Array>(cb, 1, "buffer");
-  const uint32_t c = u32(cb, 2, "c");
+  auto index_in = typed_arg<Napi::Uint32Array>(cb, 0, "index");
+  auto buffer_in = typed_arg<Napi::BigUint64Array>(cb, 1, "buffer");
+  const uint32_t c = u32_arg(cb, 2, "c");
   const uint32_t P = uint32_t(index_in.ElementLength());
   if (buffer_in.ElementLength() != P || P < 4 || (P & (P - 1)) || c < 2 || c > 16)
     fail(cb.Env(), "index and buffer must have the same power-of-two length ≥ 4");
@@ -206,10 +192,8 @@ Napi::Value homogeneous_check(Napi::Env env, uint32_t count, uint32_t seed) {
 Napi::Value homogeneous_check_js(const Napi::CallbackInfo& cb) {
   if (cb.Length() < 1 || !cb[0].IsString()) fail(cb.Env(), "expected a curve");
   const std::string name = cb[0].As<Napi::String>();
-  const uint32_t count = u32(cb, 1, "count"), seed = u32(cb, 2, "seed");
-  CurveId id;
-  if (!curve_by_name(name, id)) fail(cb.Env(), "unknown curve " + name);
-  return visit_curve(id, [&](auto g) { return homogeneous_check<decltype(g)>(cb.Env(), count, seed); });
+  const uint32_t count = u32_arg(cb, 1, "count"), seed = u32_arg(cb, 2, "seed");
+  return visit_curve(curve_arg(cb.Env(), name), [&](auto g) { return homogeneous_check<decltype(g)>(cb.Env(), count, seed); });
 }
 
 }  // namespace

@@ -28,4 +28,18 @@ MSM_HD bool on_curve(const Affine<typename Curve::field>& p) {
   return p.y.sqr() == p.x.sqr() * p.x + b;
 }
 
+// k·P in the coordinates Point (XYZZ, Jacobian: whatever has infinity(), dbl() and a mixed add),
+// for k given as little-endian 64-bit limbs: left-to-right double-and-add, variable time in k
+// (validation, tests and table set-up; never the MSM).
+template <class Point, class F>
+MSM_HD Point double_and_add(const Affine<F>& p, const uint64_t* k, int k_limbs) {
+  Point acc = Point::infinity();
+  for (int i = k_limbs - 1; i >= 0; --i)
+    for (int bit = 63; bit >= 0; --bit) {
+      acc = acc.dbl();
+      if ((k[i] >> bit) & 1) acc = acc.add(p);
+    }
+  return acc;
+}
+
 }  // namespace msm::ec

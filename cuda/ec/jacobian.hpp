@@ -64,16 +64,4 @@ struct Jacobian {
   }
 };
 
-// k·P for k as little-endian 64-bit limbs, left to right (variable time in k; validation only).
-template <class F>
-MSM_HD Jacobian<F> scalar_mul_jacobian(const Affine<F>& p, const uint64_t* k, int k_limbs) {
-  Jacobian<F> acc = Jacobian<F>::infinity();
-  for (int i = k_limbs - 1; i >= 0; --i)
-    for (int bit = 63; bit >= 0; --bit) {
-      acc = acc.dbl();
-      if ((k[i] >> bit) & 1) acc = acc.add(p);
-    }
-  return acc;
-}
-
 }  // namespace msm::ec

@@ -23,7 +23,7 @@ MSM_HD bool in_subgroup(const Affine<typename Curve::field>& p) {
     using K = typename Curve::subgroup_k;
     uint64_t k[K::n];
     for (int i = 0; i < K::n; ++i) k[i] = K::at(i);
-    const Jacobian<F> kp = scalar_mul_jacobian(p, k, K::n);
+    const Jacobian<F> kp = double_and_add<Jacobian<F>>(p, k, K::n);
     const F beta = F::template from_table<typename Curve::beta_mont>();
     // φ(P) = −k·P ⇔ k·P = −φ(P) = (βx, −y).
     return kp.equals(Affine<F>{beta * p.x, -p.y});

@@ -113,17 +113,10 @@ struct XYZZ {
   }
 };
 
-// k·P for k given as little-endian 64-bit limbs: left-to-right double-and-add (variable time; for
-// validation and tests, not for the MSM).
+// k·P in XYZZ (double_and_add, affine.hpp).
 template <class F>
 MSM_HD XYZZ<F> scalar_mul(const Affine<F>& p, const uint64_t* k, int k_limbs) {
-  XYZZ<F> acc = XYZZ<F>::infinity();
-  for (int i = k_limbs - 1; i >= 0; --i)
-    for (int bit = 63; bit >= 0; --bit) {
-      acc = acc.dbl();
-      if ((k[i] >> bit) & 1) acc = acc.add(p);
-    }
-  return acc;
+  return double_and_add<XYZZ<F>>(p, k, k_limbs);
 }
 
 }  // namespace msm::ec

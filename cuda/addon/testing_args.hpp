@@ -1,0 +1,52 @@
+// Argument readers and result builders shared by the `testing` exports (testing.cpp,
+// testing_ct.cpp): a bad argument throws a JS Error with code ERR_INVALID_ARGUMENT.
+#pragma once
+
+#include <napi.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "../engine.hpp"
+
+namespace msm::testing {
+
+[[noreturn]] inline void fail(Napi::Env env, const std::string& msg) {
+  Napi::Error e = Napi::Error::New(env, msg);
+  e.Set("code", Napi::String::New(env, "ERR_INVALID_ARGUMENT"));
+  throw e;
+}
+
+inline CurveId curve_arg(Napi::Env env, const std::string& name) {
+  CurveId id;
+  if (!curve_by_name(name, id)) fail(env, "unknown curve " + name);
+  return id;
+}
+
+inline uint32_t u32_arg(const Napi::CallbackInfo& cb, size_t i, const char* what) {
+  if (cb.Length() <= i || !cb[i].IsNumber()) fail(cb.Env(), std::string("expected ") + what);
+  const double v = cb[i].As<Napi::Number>().DoubleValue();
+  if (!(v >= 0 && v <= 4294967295.0) || v != double(uint64_t(v))) fail(cb.Env(), std::string("bad ") + what);
+  return uint32_t(v);
+}
+
+template <class T>
+T typed_arg(const Napi::CallbackInfo& cb, size_t i, const char* what) {
+  if (cb.Length() <= i || !cb[i].IsTypedArray()) fail(cb.Env(), std::string("expected typed array ") + what);
+  return cb[i].As<T>();
+}
+
+inline Napi::Uint32Array u32_array(Napi::Env env, const std::vector<uint32_t>& v) {
+  auto a = Napi::Uint32Array::New(env, v.size());
+  if (!v.empty()) std::memcpy(a.Data(), v.data(), v.size() * 4);
+  return a;
+}
+inline Napi::BigUint64Array u64_array(Napi::Env env, const std::vector<uint64_t>& v) {
+  auto a = Napi::BigUint64Array::New(env, v.size());
+  if (!v.empty()) std::memcpy(a.Data(), v.data(), v.size() * 8);
+  return a;
+}
+
+}  // namespace msm::testing
