@@ -1,0 +1,54 @@
+#include "options.hpp"
+
+#include "engine.hpp"
+
+namespace msm {
+
+bool accumulation_by_name(const std::string& name, Accumulation& out) {
+  for (int i = 0; i < kAccumulationCount; ++i)
+    if (name == kAccumulationNames[i]) return out = Accumulation(i), true;
+  return false;
+}
+
+const BackendLimits& backend_limits(Backend b) {
+  // CPU: 2^20 buckets per thread and window is where the bucket memory stops paying for itself
+  // (cpu/pippenger.hpp). CUDA: the recoding table and the 32-bit sort values hold EXP in 4 bits
+  // (c ≤ 16) and the point index in 27 (msm/recode.cuh); τ ≤ c − 1.
+  static const BackendLimits cpu{{1, 20}, {0, -1}, {0, 4096}, (uint64_t(1) << 32) - 1, {true, false, false}};
+  static const BackendLimits cuda{{2, 16}, {0, 15}, {0, 4096}, (uint64_t(1) << 27) - 1, {true, true, true}};
+  return b == Backend::cuda ? cuda : cpu;
+}
+
+namespace {
+[[noreturn]] void bad(Backend b, const char* option, const std::string& expected, int got) {
+  throw EngineError("ERR_INVALID_OPTION", std::string("option '") + option + "' must be " + expected + " on the " +
+                                              kBackendNames[int(b)] + " backend (got " + std::to_string(got) + ")");
+}
+std::string range(const IntRange& r) {
+  return "an integer in [" + std::to_string(r.lo) + ", " + std::to_string(r.hi) + "]";
+}
+}  // namespace
+
+void check_options(Backend b, const EngineOptions& opt) {
+  const BackendLimits& l = backend_limits(b);
+  if (opt.window_bits != 0 && !l.window_bits.contains(opt.window_bits))
+    bad(b, "windowBits", range(l.window_bits), opt.window_bits);
+  if (opt.tau != -1 && l.tau.lo <= l.tau.hi && !l.tau.contains(opt.tau)) bad(b, "tau", range(l.tau), opt.tau);
+  if (!l.threads.contains(opt.threads)) bad(b, "threads", range(l.threads), opt.threads);
+  const int mode = int(opt.accumulation);
+  if (mode < 0 || mode >= kAccumulationCount || !l.accumulation[mode])
+    throw EngineError("ERR_INVALID_OPTION",
+                      std::string("accumulation mode '") + (mode >= 0 && mode < kAccumulationCount ? kAccumulationNames[mode] : "?") +
+                          "' is not supported by the " + kBackendNames[int(b)] + " backend");
+  if (opt.device < 0) bad(b, "device", "a device index ≥ 0", opt.device);
+}
+
+void check_size(Backend b, uint64_t n) {
+  const uint64_t most = backend_limits(b).max_points;
+  if (n > most)
+    throw EngineError("ERR_INVALID_ARGUMENT", "the " + std::string(kBackendNames[int(b)]) + " backend takes at most " +
+                                                  std::to_string(most) + " points per context (got " +
+                                                  std::to_string(n) + ")");
+}
+
+}  // namespace msm
