@@ -8,6 +8,7 @@
         "cuda/addon/module.cpp",
         "cuda/addon/context.cpp",
         "cuda/cpu/codec.cpp",
+        "cuda/options.cpp",
         "cuda/cpu/engine.cpp",
         "cuda/curves/shape.cpp",
         "cuda/msm/no_cuda.cpp"

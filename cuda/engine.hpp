@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "curves/list.hpp"
+#include "options.hpp"
 
 namespace msm {
 
@@ -42,14 +43,6 @@ struct EngineError : std::runtime_error {
       : std::runtime_error(msg), code(std::move(c)), index(idx) {}
 };
 
-struct EngineOptions {
-  int device = 0;           // CUDA device index
-  int window_bits = 0;      // c; 0 = the backend's cost model picks
-  int tau = -1;             // precompute depth τ (CUDA); -1 = default
-  bool constant_time = false;  // CUDA: Chen et al. §5 accumulation (implies τ = c − 1)
-  int accumulation = 0;        // CUDA: 0 = XYZZ mixed additions, 1 = §3.2 double-point homogeneous
-  int threads = 0;          // CPU threads; 0 = all cores
-};
 
 // Points handed to a backend: n affine points, x‖y, each coordinate fieldBytes/8 little-endian
 // 64-bit limbs in Montgomery form (the layout of ec/affine.hpp), infinity = all-zero limbs.

@@ -40,8 +40,7 @@ export async function openNative(curve: Curve, points: PreparedPoints, opts: Res
       device: opts.device,
       windowBits: opts.windowBits,
       tau: opts.tau,
-      constantTime: opts.constantTime,
-      accumulation: opts.accumulation === 'homogeneous' ? 1 : 0,
+      accumulation: opts.constantTime ? 'constant-time' : opts.accumulation,
       threads: opts.threads,
     })
     .catch(rethrowAt(site));

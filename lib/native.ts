@@ -54,8 +54,7 @@ export interface NativeContextOptions {
   device: number; // CUDA device index (ignored on cpu)
   windowBits: number; // c; 0 = chosen by the backend's cost model
   tau: number; // precompute depth τ (cuda); -1 = backend default
-  constantTime: boolean; // §5 accumulation (cuda)
-  accumulation: 0 | 1; // cuda: 0 = XYZZ mixed additions, 1 = §3.2 double-point homogeneous
+  accumulation: 'xyzz' | 'homogeneous' | 'constant-time'; // cuda/options.hpp Accumulation
   threads: number; // cpu worker threads; 0 = all cores
 }
 

@@ -7,8 +7,8 @@ const path = require('path');
 const addon = require('node-gyp-build')(path.resolve(__dirname, '..'));
 
 const N = Number(process.env.MSM_SANITIZE_N || 4096);
-const opts = (backend, extra = {}) => ({ backend, device: 0, windowBits: 0, tau: -1, constantTime: false, accumulation: 0, threads: 0, ...extra });
-const MODES = [['default', {}], ['constant-time', { constantTime: true }], ['homogeneous', { accumulation: 1 }]];
+const opts = (backend, extra = {}) => ({ backend, device: 0, windowBits: 0, tau: -1, accumulation: 'xyzz', threads: 0, ...extra });
+const MODES = [['default', {}], ['constant-time', { accumulation: 'constant-time' }], ['homogeneous', { accumulation: 'homogeneous' }]];
 let seed = 12345;
 const byte = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 24) & 0xff;
 const le = (v, bytes = 32) => {

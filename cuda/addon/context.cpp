@@ -25,6 +25,13 @@ bool parse_curve(const Napi::Value& v, CurveId& id, Failure& f) {
   return false;
 }
 
+bool get_accumulation(const Napi::Value& v, Accumulation& out, Failure& f) {
+  if (v.IsUndefined()) return out = Accumulation::xyzz, true;
+  if (v.IsString() && accumulation_by_name(v.As<Napi::String>().Utf8Value(), out)) return true;
+  f = Failure{"ERR_INVALID_OPTION", "options.accumulation must be 'xyzz', 'homogeneous' or 'constant-time'", -1};
+  return false;
+}
+
 // ---- NativeContext -----------------------------------------------------------------------------
 
 class NativeContext : public Napi::ObjectWrap<NativeContext> {
@@ -296,8 +303,7 @@ Napi::Value create_context(const Napi::CallbackInfo& info) {
     if (!get_int(o.Get("device"), "options.device", 0, 1 << 16, 0, opt.device, f) ||
         !get_int(o.Get("windowBits"), "options.windowBits", 0, 31, 0, opt.window_bits, f) ||
         !get_int(o.Get("tau"), "options.tau", -1, 64, -1, opt.tau, f) ||
-        !get_bool(o.Get("constantTime"), "options.constantTime", false, opt.constant_time, f) ||
-        !get_int(o.Get("accumulation"), "options.accumulation", 0, 1, 0, opt.accumulation, f) ||
+        !get_accumulation(o.Get("accumulation"), opt.accumulation, f) ||
         !get_int(o.Get("threads"), "options.threads", 0, 4096, 0, opt.threads, f))
       return rejected(env, f);
   }

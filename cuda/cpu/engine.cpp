@@ -18,10 +18,8 @@ class CpuEngine final : public Engine {
  public:
   CpuEngine(CurveId id, AffineBuffer&& buf, const EngineOptions& opt)
       : id_(id), threads_(cpu::default_threads(opt.threads)), c_fixed_(opt.window_bits) {
-    if (opt.constant_time || opt.accumulation != 0)
-      throw EngineError("ERR_INVALID_OPTION", "constantTime and accumulation are options of the cuda backend");
-    if (opt.window_bits < 0 || opt.window_bits > 20)
-      throw EngineError("ERR_INVALID_ARGUMENT", "windowBits must be 0 (automatic) or 1..20");
+    check_options(Backend::cpu, opt);
+    check_size(Backend::cpu, buf.n);
     if (buf.limbs.size() != buf.n * 2 * F::N)
       throw EngineError("ERR_INVALID_ARGUMENT", "affine buffer size does not match its point count");
     points_.resize(buf.n);

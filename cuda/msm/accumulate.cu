@@ -6,7 +6,7 @@
 // negated for SIGN, and when EXP > τ doubled EXP − τ more times (mdbl-2008-s-1 then
 // dbl-2008-s-1, EFD) and added with add-2008-s (12M + 2S); otherwise added with madd-2008-s
 // (8M + 2S). The running sum lives in registers rather than the paper's shared-memory slots.
-// Two more accumulators (AccMode in stages.cuh): PairAcc, §3.2's double-point additions in
+// Two more accumulators (Accumulation in stages.cuh): PairAcc, §3.2's double-point additions in
 // homogeneous coordinates, and CtAcc, the constant-time mode's complete additions (§5).
 #include <cstdlib>
 #include <string>
@@ -41,9 +41,9 @@ constexpr bool acc_tight_default() {
 // The budget each mode is built with (the default mode: acc_tight() at run time). The homogeneous
 // mode keeps a pending affine point next to its projective sum: at the tight budget ptxas spills
 // ~500 B per thread for the 6-limb fields, so it takes the wide one.
-template <class G, AccMode Mode>
+template <class G, Accumulation Mode>
 constexpr bool acc_mode_tight() {
-  return Mode == AccMode::homogeneous ? false : acc_tight_default<G>();
+  return Mode == Accumulation::homogeneous ? false : acc_tight_default<G>();
 }
 template <class G>
 bool acc_tight() {
@@ -183,40 +183,40 @@ struct CtAcc {
   __device__ __forceinline__ void store(uint32_t slot) { buffer[slot] = acc; }
 };
 
-template <class G, bool Tight, AccMode Mode>
+template <class G, bool Tight, Accumulation Mode>
 __global__ void __launch_bounds__(kAccBlock, acc_min_blocks<G, Tight>()) accumulate_kernel(Workspace<G> w) {
   const uint32_t j = blockIdx.y;
   const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
   if (tid >= w.T) return;
   const size_t base = size_t(j) * w.n;
   const uint32_t* keys = w.keys + base;
-  if constexpr (Mode == AccMode::constant_time) {
+  if constexpr (Mode == Accumulation::constant_time) {
     const Span sp = thread_span(0, w.n, w.T, tid);
     CtAcc<G> acc{w.table, w.n, w.ct_buffer() + size_t(j) * w.ct_padded()};
     accumulate_thread_ct(tid, sp, keys, w.vals + base, w.buf_index + size_t(j) * w.ct_padded(), acc);
   } else {
     const uint32_t first = first_nonzero(keys, w.n);
     const Span sp = thread_span(first, w.n, w.T, tid);
-    std::conditional_t<Mode == AccMode::homogeneous, PairAcc<G>, PointAcc<G>> acc{w.table, w.n, uint32_t(w.tau), w.buffer + size_t(j) * w.slots()};
+    std::conditional_t<Mode == Accumulation::homogeneous, PairAcc<G>, PointAcc<G>> acc{w.table, w.n, uint32_t(w.tau), w.buffer + size_t(j) * w.slots()};
     accumulate_thread(tid, sp, keys, w.vals + base, w.buf_offset + size_t(j) * w.T,
                       w.buf_index + size_t(j) * w.slots(), w.buf_used + size_t(j) * w.T, acc);
   }
 }
 
 // The kernel a mode launches (the default mode's budget chosen at run time, see acc_tight).
-template <class G, AccMode Mode>
+template <class G, Accumulation Mode>
 auto accumulate_entry() {
-  if constexpr (Mode != AccMode::xyzz) return accumulate_kernel<G, acc_mode_tight<G, Mode>(), Mode>;
+  if constexpr (Mode != Accumulation::xyzz) return accumulate_kernel<G, acc_mode_tight<G, Mode>(), Mode>;
   else return acc_tight<G>() ? accumulate_kernel<G, true, Mode> : accumulate_kernel<G, false, Mode>;
 }
 
 template <class G>
-uint32_t accumulate_threads(int device, AccMode mode) {
+uint32_t accumulate_threads(int device, Accumulation mode) {
   int sms = 0, blocks = 0;
   MSM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const auto kernel = mode == AccMode::xyzz          ? accumulate_entry<G, AccMode::xyzz>()
-                      : mode == AccMode::homogeneous ? accumulate_entry<G, AccMode::homogeneous>()
-                                                     : accumulate_entry<G, AccMode::constant_time>();
+  const auto kernel = mode == Accumulation::xyzz          ? accumulate_entry<G, Accumulation::xyzz>()
+                      : mode == Accumulation::homogeneous ? accumulate_entry<G, Accumulation::homogeneous>()
+                                                     : accumulate_entry<G, Accumulation::constant_time>();
   MSM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kAccBlock, 0));
   if (blocks < 1) blocks = 1;
   return uint32_t(sms) * uint32_t(blocks) * kAccBlock;
@@ -224,7 +224,7 @@ uint32_t accumulate_threads(int device, AccMode mode) {
 
 // The MSM_CUDA_ACC override applies to the default mode; the other modes are built with one
 // budget each (acc_mode_tight), which halves their compile time.
-template <class G, AccMode Mode>
+template <class G, Accumulation Mode>
 void launch_accumulate_mode(const Workspace<G>& w, cudaStream_t s) {
   const dim3 grid(blocks_for(w.T, kAccBlock), unsigned(w.W));
   accumulate_entry<G, Mode>()<<<grid, kAccBlock, 0, s>>>(w);
@@ -234,17 +234,17 @@ void launch_accumulate_mode(const Workspace<G>& w, cudaStream_t s) {
 template <class G>
 void launch_accumulate(const Workspace<G>& w, cudaStream_t s) {
   switch (w.mode) {
-    case AccMode::xyzz:
-      return launch_accumulate_mode<G, AccMode::xyzz>(w, s);
-    case AccMode::homogeneous:
-      return launch_accumulate_mode<G, AccMode::homogeneous>(w, s);
-    case AccMode::constant_time:
-      return launch_accumulate_mode<G, AccMode::constant_time>(w, s);
+    case Accumulation::xyzz:
+      return launch_accumulate_mode<G, Accumulation::xyzz>(w, s);
+    case Accumulation::homogeneous:
+      return launch_accumulate_mode<G, Accumulation::homogeneous>(w, s);
+    case Accumulation::constant_time:
+      return launch_accumulate_mode<G, Accumulation::constant_time>(w, s);
   }
 }
 
 #define MSM_INSTANTIATE(G)                         \
-  template uint32_t accumulate_threads<G>(int, AccMode); \
+  template uint32_t accumulate_threads<G>(int, Accumulation); \
   template void launch_accumulate<G>(const Workspace<G>&, cudaStream_t);
 MSM_FOR_EACH_CURVE(MSM_INSTANTIATE)
 #undef MSM_INSTANTIATE

@@ -95,16 +95,9 @@ class CudaEngine final : public Engine {
   using X = XyzzOf<G>;
 
   CudaEngine(CurveId id, AffineBuffer&& pts, const EngineOptions& opt) : id_(id), device_(opt.device) {
-    if (opt.constant_time && opt.accumulation != 0)
-      throw EngineError("ERR_INVALID_OPTION",
-                        "constantTime: the double-point (homogeneous) accumulation is not constant-time (§3.2); "
-                        "use the default accumulation");
-    if (opt.accumulation < 0 || opt.accumulation > 1)
-      throw EngineError("ERR_INVALID_OPTION", "unknown accumulation mode " + std::to_string(opt.accumulation));
-    w_.mode = opt.constant_time ? AccMode::constant_time
-                                : (opt.accumulation == 1 ? AccMode::homogeneous : AccMode::xyzz);
-    if (pts.n >= kMaxPoints)
-      throw EngineError("ERR_INVALID_ARGUMENT", "the CUDA backend takes fewer than 2^27 points per context");
+    check_options(Backend::cuda, opt);
+    check_size(Backend::cuda, pts.n);
+    w_.mode = opt.accumulation;
     n_ = uint32_t(pts.n);
     std::lock_guard<std::mutex> lock(device_mutex(device_));
     MSM_CUDA_CHECK(cudaSetDevice(device_));
@@ -127,10 +120,9 @@ class CudaEngine final : public Engine {
     const int bits = int(Fr::params::BITS);
 
     int c = opt.window_bits > 0 ? opt.window_bits : choose_window_bits(std::max<size_t>(n_, 1), rm1_, bits);
-    if (c < kMinWindowBits || c > kMaxWindowBits)
-      throw EngineError("ERR_INVALID_ARGUMENT", "windowBits must be in [2, 16] for the CUDA backend");
-    if (opt.tau > c - 1) throw EngineError("ERR_INVALID_ARGUMENT", "tau must be in [0, windowBits − 1]");
-    const bool ct = w_.mode == AccMode::constant_time;
+    if (opt.tau > c - 1)
+      throw EngineError("ERR_INVALID_OPTION", "option 'tau' must be at most windowBits − 1 (" + std::to_string(c - 1) + ")");
+    const bool ct = w_.mode == Accumulation::constant_time;
     if (ct && opt.tau >= 0 && opt.tau != c - 1)
       throw EngineError("ERR_INVALID_OPTION", "constantTime needs tau = windowBits − 1 (" + std::to_string(c - 1) +
                                                   "): a doubling step would depend on the digits");
@@ -271,7 +263,7 @@ class CudaEngine final : public Engine {
     alloc(sort_temp_, w_.sort_temp_bytes);
     w_.sort_temp = sort_temp_.get();
     // The constant-time mode keeps each window's buffer as P ≥ S homogeneous points (ct_padded).
-    const bool ct = w_.mode == AccMode::constant_time;
+    const bool ct = w_.mode == Accumulation::constant_time;
     const size_t P = ct ? w_.ct_padded() : S;
     alloc(buffer_, ct ? (W * P * sizeof(HomOf<G>) + sizeof(X) - 1) / sizeof(X) : W * S);
     alloc(buf_offset_, W * T);
@@ -354,7 +346,7 @@ class CudaEngine final : public Engine {
     sort_windows(w_.sort_temp, w_.sort_temp_bytes, w_.keys_in, w_.keys, w_.vals_in, w_.vals, n_, w_.W, key_bits(w_.c),
                  s);
     prof_.mark("sort", s);
-    const bool ct = w_.mode == AccMode::constant_time;
+    const bool ct = w_.mode == Accumulation::constant_time;
     if (ct) launch_ct_prepare<G>(w_, s);
     launch_accumulate<G>(w_, s);
     prof_.mark("accumulate", s);
@@ -437,7 +429,9 @@ std::unique_ptr<Engine> make_cuda_engine(CurveId curve, AffineBuffer&& points, c
   const CudaStatus st = cuda_status();
   if (!st.available) throw EngineError("ERR_CUDA_UNAVAILABLE", "CUDA is not available: " + st.reason);
   if (opt.device < 0 || size_t(opt.device) >= st.devices.size())
-    throw EngineError("ERR_INVALID_ARGUMENT", "CUDA device index out of range: " + std::to_string(opt.device));
+    throw EngineError("ERR_INVALID_OPTION", "option 'device' must be a CUDA device index in [0, " +
+                                                std::to_string(st.devices.size() - 1) + "] (got " +
+                                                std::to_string(opt.device) + ")");
   return visit_curve(curve, [&](auto g) -> std::unique_ptr<Engine> {
     return std::make_unique<gpu::CudaEngine<decltype(g)>>(curve, std::move(points), opt);
   });

@@ -79,7 +79,7 @@ void launch_reduce_on(const Workspace<G>& w, int device, cudaStream_t s) {
 
 template <class G>
 void launch_reduce(const Workspace<G>& w, int device, cudaStream_t s) {
-  if (w.mode == AccMode::constant_time) launch_reduce_on<G, HomOf<G>>(w, device, s);
+  if (w.mode == Accumulation::constant_time) launch_reduce_on<G, HomOf<G>>(w, device, s);
   else launch_reduce_on<G, XyzzOf<G>>(w, device, s);
 }
 

@@ -13,6 +13,7 @@
 #include "../curves/all.hpp"  // MSM_FOR_EACH_CURVE
 #include "../ec/homogeneous.hpp"
 #include "../ec/xyzz.hpp"
+#include "../options.hpp"
 #include "ct_aggregate.cuh"
 
 namespace msm::gpu {
@@ -24,12 +25,7 @@ using XyzzOf = ec::XYZZ<typename G::field>;
 template <class G>
 using HomOf = ec::HomogeneousOf<G>;
 
-// How Alg. 4 adds points to buckets and how the runs reach the buckets:
-//   xyzz           XYZZ mixed additions (§3.2 "cached Jacobian"), Alg. 5 aggregation (default);
-//   homogeneous    §3.2 double-point additions in homogeneous coordinates, then Alg. 5;
-//   constant_time  §5: τ = c − 1, complete homogeneous additions, the op_index aggregation and a
-//                  reduction on complete formulas (no step depends on the digits' values).
-enum class AccMode { xyzz = 0, homogeneous = 1, constant_time = 2 };
+
 
 // Device pointers and sizes of one context's pipeline (engine.cu allocates them).
 template <class G>
@@ -40,7 +36,7 @@ struct Workspace {
   int c = 0;               // window bits
   int W = 0;               // windows (Alg. 3, with the top-window carry)
   int tau = 0;             // 2^h·P stored for h ≤ tau
-  AccMode mode = AccMode::xyzz;
+  Accumulation mode = Accumulation::xyzz;
   uint32_t T = 0;          // Alg. 4 threads per window
   const A* table = nullptr;             // [(tau+1)·n]: table[h·n + i] = 2^h·P_i
   const uint32_t* recode_table = nullptr;  // [2^c + 1]
@@ -83,7 +79,7 @@ void sort_windows(void* temp, size_t temp_bytes, const uint32_t* keys_in, uint32
 
 // accumulate.cu: Alg. 4. accumulate_threads: resident threads the device can run for the mode's kernel.
 template <class G>
-uint32_t accumulate_threads(int device, AccMode mode);
+uint32_t accumulate_threads(int device, Accumulation mode);
 template <class G>
 void launch_accumulate(const Workspace<G>& w, cudaStream_t s);
 
