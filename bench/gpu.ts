@@ -1,17 +1,18 @@
-// GPU benchmark (node dist/bench/gpu.js --help): the CUDA backend through the public API
-// (MsmContext), points resident, packed scalars uploaded and the affine result downloaded inside
-// the timed region; median of --runs after one warm-up; context setup (upload + 2^h·P table) and
-// device memory reported apart. Points are P_i = (s + i·t)·G generated natively
-// (testing.generatePoints), so results are checked against the discrete-log model
-// (Σ k_i·(s + i·t))·G: in full up to --check-max-log, and in closed form for identical scalars.
+// GPU benchmark of the development tree (node dist/bench/gpu.js --help; not shipped: it needs the
+// test addon, scripts/build-testing.js): the CUDA backend through the public API (MsmContext),
+// points resident, packed scalars uploaded and the affine result downloaded inside the timed region;
+// median of --runs after one warm-up; context setup (upload + 2^h·P table) and device memory
+// reported apart. Points are P_i = (s + i·t)·G from the test addon's generator, so results are
+// checked against the discrete-log model (Σ k_i·(s + i·t))·G: in full up to --check-max-log, and
+// in closed form for identical scalars.
 
 import fs = require('fs');
 import path = require('path');
 import { parseArgs } from 'util';
 import { CURVES, info, MsmContext, type CurveName } from '../lib';
 import { scalarMul } from '../lib/generate';
-import { loadNative } from '../lib/native';
 import { Rng } from '../lib/random';
+import { testingAddon } from '../test/support/testing';
 
 const USAGE = `Usage: node dist/bench/gpu.js [options]
   --curves LIST         (default bn254,bls12-381)
@@ -48,18 +49,6 @@ interface Row {
   tau: number;
   checked: 'model' | 'closed-form' | 'unchecked';
   correct: boolean | null;
-}
-
-interface Testing {
-  generatePoints(curve: string, n: number, s: Uint8Array, t: Uint8Array): Uint8Array;
-  engineBench(
-    curve: string,
-    points: Uint8Array,
-    scalars: Uint8Array,
-    runs: number,
-    windowBits: number,
-    tau: number,
-  ): { setupMs: number; runsMs: number[]; deviceMemory: number; windowBits: number; tau: number; result: Uint8Array };
 }
 
 const le = (k: bigint): Uint8Array => {
@@ -147,7 +136,7 @@ async function main(): Promise<void> {
   const checkMax = Number(values['check-max-log'] ?? 20);
   const seed = Number(values.seed ?? Rng.freshSeed());
   const rng = new Rng(seed);
-  const testing = (loadNative() as unknown as { testing: Testing }).testing;
+  const testing = testingAddon();
   const opts: Record<string, unknown> = { backend: 'cuda', validate: 'none' };
   if (values['window-bits']) opts.windowBits = Number(values['window-bits']);
   if (values.tau) opts.tau = Number(values.tau);
@@ -210,6 +199,7 @@ async function main(): Promise<void> {
             let engineRunsMs: number[] | null = null;
             if (!apiOnly && mode === 'default') {
               const eb = testing.engineBench(curve, pts, ks, runs, Number(values['window-bits'] ?? 0), Number(values.tau ?? -1));
+              if (!eb) throw new Error('the test addon was built without CUDA');
               const fb = eb.result.length / 2;
               let ex = 0n,
                 ey = 0n;
@@ -259,7 +249,7 @@ async function main(): Promise<void> {
         driverVersion: inf.cuda.driverVersion,
         runtimeVersion: inf.cuda.runtimeVersion,
         date: new Date().toISOString(),
-        method: 'points resident; scalars uploaded and the affine result downloaded inside the timed region; median of runs after a warm-up; the distributions of one context timed round-robin; spread: each distribution\'s median over the random one\'s. medianMs: through MsmContext.msm (the N-API layer copies and range-checks the scalars); engineMedianMs: the CUDA engine alone (testing.engineBench)',
+        method: 'points resident; scalars uploaded and the affine result downloaded inside the timed region; median of runs after a warm-up; the distributions of one context timed round-robin; spread: each distribution\'s median over the random one\'s. medianMs: through MsmContext.msm (the N-API layer copies and range-checks the scalars); engineMedianMs: the CUDA engine alone (the test addon's engineBench)',
         seed,
         spread,
         rows,

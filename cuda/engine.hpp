@@ -55,14 +55,12 @@ struct AffineBuffer {
 class Engine {
  public:
   virtual ~Engine() = default;
-  // scalars: n canonical little-endian 32-byte integers, already checked < r by the glue.
-  // out: 2·field_bytes, canonical little-endian x‖y, all zeros for infinity.
-  virtual void msm(const uint8_t* scalars, size_t n, uint8_t* out) = 0;
   // Several MSMs over the same bases (CUDA overlaps the next upload with the current compute).
-  virtual void msm_batch(const std::vector<const uint8_t*>& scalars, size_t n, uint8_t* outs) {
-    const size_t out_bytes = 2 * curve_shape(curve()).field_bytes;
-    for (size_t i = 0; i < scalars.size(); ++i) msm(scalars[i], n, outs + i * out_bytes);
-  }
+  // scalars: each n canonical little-endian 32-byte integers, already checked < r by the glue.
+  // outs: 2·field_bytes per MSM, canonical little-endian x‖y, all zeros for infinity.
+  virtual void msm_batch(const std::vector<const uint8_t*>& scalars, size_t n, uint8_t* outs) = 0;
+  // One MSM: a batch of one.
+  void msm(const uint8_t* scalars, size_t n, uint8_t* out) { msm_batch({scalars}, n, out); }
   virtual CurveId curve() const = 0;
   virtual size_t size() const = 0;
   virtual size_t host_memory() const = 0;

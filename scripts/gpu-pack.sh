@@ -2,12 +2,13 @@
 # Packs .gpu/ for the CUDA host like ../shared/gpu/pack.sh, but small enough to travel with a
 # CUDA addon (the tree + carried paths must stay under 64 MiB): node_modules without the
 # packages the GPU suite and bench never load (typescript, ffjavascript/wasmcurves, cmake-js …),
-# and the addon from $BUILD (default build-gpu/Release) stored xz-compressed in .gpu/addon.xz.
-# On the host:  xz -dc .gpu/addon.xz > build/Release/msm_cuda.node  (scripts/gpu-run.sh does it).
+# and from $BUILD (default build/Release, after `node scripts/build-testing.js` with nvcc present)
+# the product addon, the test addon and the standalone GPU programs, xz-compressed in .gpu/native/.
+# On the host, scripts/gpu-run.sh puts them back under build/Release.
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
 cd "$root"
-BUILD=${BUILD:-build-gpu/Release}
+BUILD=${BUILD:-build/Release}
 mkdir -p .gpu
 grep -qx '/.gpu/' .git/info/exclude 2>/dev/null || echo '/.gpu/' >> .git/info/exclude
 node_bin=$(command -v node)
@@ -19,8 +20,11 @@ if [ "$(cat .gpu/node_modules.stamp 2>/dev/null)" != "$stamp" ]; then
     --exclude='node_modules/web-worker' --exclude='node_modules/node-api-headers' node_modules | xz -T0 -6 > .gpu/node_modules.tar.xz
   echo "$stamp" > .gpu/node_modules.stamp
 fi
-rm -rf .gpu/native
-xz -T0 -6 -c "$BUILD/msm_cuda.node" > .gpu/addon.xz
+rm -rf .gpu/native .gpu/addon.xz && mkdir -p .gpu/native
+for f in msm_cuda.node msm_cuda_testing.node msm_gpu_driver msm_fieldbench; do
+  [ -f "$BUILD/$f" ] || { echo "missing $BUILD/$f: run node scripts/build-testing.js with nvcc present" >&2; exit 1; }
+  xz -T0 -6 -c "$BUILD/$f" > ".gpu/native/$f.xz"
+done
 cp "$(dirname "$root")/shared/gpu/run.sh" .gpu/run.sh 2>/dev/null || true
 du -sh .gpu/* | sed 's/^/  /'
 echo ".gpu is $(du -sm .gpu | cut -f1) MiB"

@@ -1,10 +1,13 @@
 // Workload for scripts/gpu-sanitize.sh: every curve at n = 2^12 through the addon directly (no
 // TypeScript build needed): context creation (upload + 2^h·P table), msm with random and with
 // identical scalars (the block-wide Alg. 5 path), msmBatch, each checked against the CPU backend;
+// points from the test addon's generator;
 // in each accumulation mode (default, constant time §5, homogeneous §3.2).
 'use strict';
 const path = require('path');
-const addon = require('node-gyp-build')(path.resolve(__dirname, '..'));
+const root = path.resolve(__dirname, '..');
+const addon = require('node-gyp-build')(root);
+const testing = require(path.join(root, 'build', 'Release', 'msm_cuda_testing.node'));
 
 const N = Number(process.env.MSM_SANITIZE_N || 4096);
 const opts = (backend, extra = {}) => ({ backend, device: 0, windowBits: 0, tau: -1, accumulation: 'xyzz', threads: 0, ...extra });
@@ -20,7 +23,7 @@ const le = (v, bytes = 32) => {
 async function main() {
   let bad = 0;
   for (const curve of addon.info().curves) {
-    const pts = addon.testing.generatePoints(curve, N, le(12345n), le(67890n));
+    const pts = testing.generatePoints(curve, N, le(12345n), le(67890n));
     const random = new Uint8Array(32 * N);
     for (let i = 0; i < random.length; i++) random[i] = (i % 32) === 31 ? byte() & 0x0f : byte();
     const same = new Uint8Array(32 * N);

@@ -1,50 +1,14 @@
-// The GPU stages' index logic, run on the host through the addon's `testing` export from the same
+// The GPU stages' index logic, run on the host through the test addon from the same
 // __host__ __device__ code the kernels use (cuda/msm/*.cuh), against independent JS models:
 // Alg. 3 recoding and its mapping table, the top-window carry, the Alg. 4 compact-buffer layout,
 // the Alg. 5 search (light and block-split paths), and the §3.4 reduction schedule on integers.
 // Needs no GPU.
 
-import { loadNative } from '../lib/native';
 import { CURVES, CURVE_NAMES } from '../lib/curves';
 import { seededRng } from './support/data';
+import { testingAddon } from './support/testing';
 
-interface Testing {
-  recodeTable(c: number): Uint32Array;
-  recodeScalars(c: number, windows: number, scalars: Uint8Array): Uint32Array;
-  numWindows(curve: string, c: number): number;
-  chooseWindow(curve: string, n: number): number;
-  accumulate(
-    keys: Uint32Array,
-    weights: BigUint64Array,
-    T: number,
-    c: number,
-  ): { first: number; offset: Uint32Array; used: Uint32Array; index: Uint32Array; buffer: BigUint64Array };
-  aggregate(
-    offset: Uint32Array,
-    used: Uint32Array,
-    index: Uint32Array,
-    buffer: BigUint64Array,
-    c: number,
-    stride: number,
-  ): { buckets: BigUint64Array; heavy: BigUint64Array; pieces: Uint32Array };
-  reduceSchedule(c: number): { layered: Uint32Array; tree: Uint32Array };
-  reduceIntegers(c: number, buckets: BigUint64Array, reverse: boolean): { suffix: BigUint64Array; bhat0: bigint; total: bigint; q: bigint };
-  accumulateCt(keys: Uint32Array, weights: BigUint64Array, T: number, c: number): { index: Uint32Array; buffer: BigUint64Array };
-  ctAggregate(index: Uint32Array, buffer: BigUint64Array, c: number): BigUint64Array;
-  homogeneousCheck(curve: string, count: number, seed: number): { checked: number; mismatches: number; first: string };
-}
-
-let testing: Testing | undefined;
-let reason = '';
-try {
-  testing = (loadNative() as unknown as { testing?: Testing }).testing;
-  if (!testing) reason = 'the addon was built without cuda/addon/testing.cpp (MSM_NO_TESTING)';
-} catch (e) {
-  reason = `the native addon did not load: ${(e as Error).message}`;
-}
-if (!testing) process.stdout.write(`[skip] stages.test.ts: ${reason}\n`);
-const d = testing ? describe : describe.skip;
-const T = (): Testing => testing as Testing;
+const T = testingAddon;
 
 const MASK64 = (1n << 64n) - 1n;
 // Plain checks inside hot loops (a jest expect per element would take minutes).
@@ -101,7 +65,7 @@ const le32 = (k: bigint): Uint8Array => {
 
 const curveNames = CURVE_NAMES;
 
-d('Alg. 3 recoding (cuda/msm/recode.cuh)', () => {
+describe('Alg. 3 recoding (cuda/msm/recode.cuh)', () => {
   test('mapping table = model for every c and t ∈ [0, 2^c]', () => {
     for (let c = 2; c <= 16; c++) {
       const table = T().recodeTable(c);
@@ -266,7 +230,7 @@ function checkConstantTime(name: string, keys: number[], weights: bigint[], Tn: 
 
 const sorted = (a: number[]): number[] => a.sort((x, y) => x - y);
 
-d('Alg. 4 buffers and Alg. 5 search (cuda/msm/accumulate.cuh, aggregate.cuh)', () => {
+describe('Alg. 4 buffers and Alg. 5 search (cuda/msm/accumulate.cuh, aggregate.cuh)', () => {
   test('all entries in one bucket (one run spread over every thread)', () => {
     checkStages('one bucket', new Array(1000).fill(5), 64, 6);
     checkStages('one bucket, top', new Array(257).fill(16), 16, 6);
@@ -311,7 +275,7 @@ d('Alg. 4 buffers and Alg. 5 search (cuda/msm/accumulate.cuh, aggregate.cuh)', (
   });
 });
 
-d('§5 constant-time aggregation (cuda/msm/ct_aggregate.cuh) beyond the shared layouts', () => {
+describe('§5 constant-time aggregation (cuda/msm/ct_aggregate.cuh) beyond the shared layouts', () => {
   test('random layouts at every padding: T + 2^(c−2) just below, at and above a power of two', () => {
     for (const [n, Tn, c] of [
       [100, 4, 4], // 4 + 4 = 8 slots: P = 8
@@ -342,7 +306,7 @@ d('§5 constant-time aggregation (cuda/msm/ct_aggregate.cuh) beyond the shared l
   });
 });
 
-d('homogeneous formulas (cuda/ec/homogeneous.hpp) against XYZZ', () => {
+describe('homogeneous formulas (cuda/ec/homogeneous.hpp) against XYZZ', () => {
   test.each(CURVE_NAMES)('%s: RCB Alg. 7/8/9, mmadd-1998-cmo, conversions, exceptional pairs', (curve) => {
     const seed = rng.int(2 ** 31);
     process.stdout.write(`homogeneousCheck ${curve} seed ${seed}\n`);
@@ -354,7 +318,7 @@ d('homogeneous formulas (cuda/ec/homogeneous.hpp) against XYZZ', () => {
 });
 
 // ---- §3.4 schedule -------------------------------------------------------------------------------
-d('§3.4 layered reduction schedule (cuda/msm/reduce.cuh)', () => {
+describe('§3.4 layered reduction schedule (cuda/msm/reduce.cuh)', () => {
   test('each round: unique destinations, never read by another task of the round', () => {
     for (let c = 2; c <= 16; c++) {
       const s = T().reduceSchedule(c);
@@ -386,7 +350,7 @@ d('§3.4 layered reduction schedule (cuda/msm/reduce.cuh)', () => {
       for (const reverse of [false, true]) {
         const got = T().reduceIntegers(c, BigUint64Array.from(B), reverse);
         expect(Array.from(got.suffix)).toEqual(suffix);
-        expect(got.bhat0).toBe(suffix[0]);
+        expect(got.bhat1).toBe(suffix[0]);
         expect(got.q).toBe(q);
       }
     }

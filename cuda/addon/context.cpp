@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "../cpu/codec.hpp"
-#include "../cpu/parallel.hpp"
+#include "../common/codec.hpp"
+#include "../common/parallel.hpp"
 #include "../engine.hpp"
 #include "args.hpp"
 #include "errors.hpp"
@@ -112,7 +112,7 @@ class MsmWorker : public Napi::AsyncWorker {
     try {
       const CurveId curve = engine_->curve();
       const size_t n = engine_->size(), out_bytes = 2 * curve_shape(curve).field_bytes;
-      const int threads = cpu::default_threads(0);
+      const int threads = default_threads(0);
       std::vector<const uint8_t*> ptrs;
       decoded_.resize(scalars_.size());
       for (size_t e = 0; e < scalars_.size(); ++e) {
@@ -238,7 +238,7 @@ class CreateWorker : public Napi::AsyncWorker {
     try {
       const size_t n = points_.size / (2 * curve_shape(curve_).field_bytes);
       AffineBuffer buf = decode_points(curve_, points_.data, n, PointFormat(format_), Validation(validate_),
-                                       cpu::default_threads(opt_.threads));
+                                       default_threads(opt_.threads));
       engine_ = cuda_ ? make_cuda_engine(curve_, std::move(buf), opt_) : make_cpu_engine(curve_, std::move(buf), opt_);
     } catch (...) {
       failure_ = Failure::from_current_exception();

@@ -1,4 +1,4 @@
-// Addon entry point: info(), createContext(), and the testing hooks (lib/native.ts).
+// The product addon's entry point: info() and createContext() (lib/native.ts), nothing else.
 #include <napi.h>
 
 #include <iterator>
@@ -6,7 +6,6 @@
 
 #include "../engine.hpp"
 #include "context.hpp"
-#include "testing.hpp"
 
 // MSM_VERSION_RAW is the bare package version (e.g. 0.1.0) from the build; quoted here so
 // that no build system has to pass a string literal through a shell.
@@ -66,9 +65,6 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
   init_context_class(env);
   exports.Set("info", Napi::Function::New(env, info, "info"));
   exports.Set("createContext", Napi::Function::New(env, create_context, "createContext"));
-#ifndef MSM_NO_TESTING
-  register_testing(env, exports);
-#endif
   return exports;
 }
 

@@ -12,12 +12,10 @@
 // addition (3 for the inversion chain, λ, λ², y₃: 5M + 1S, as the scalar path).
 #pragma once
 
+#include "../common/env.hpp"
 #include "../ff/ifma.hpp"
 
 #if defined(MSM_HAVE_IFMA)
-#include <atomic>
-#include <cstdlib>
-#include <cstring>
 #include <vector>
 
 #include "../ec/affine.hpp"
@@ -25,16 +23,8 @@
 
 namespace msm::cpu {
 
-// MSM_CPU_SIMD=0 in the environment turns the vector path off; testing.cpuSimd switches it at
-// run time (both paths must give the same bits).
-inline std::atomic<bool>& cpu_simd_switch() {
-  static std::atomic<bool> on{[] {
-    const char* e = std::getenv("MSM_CPU_SIMD");
-    return !(e && std::strcmp(e, "0") == 0);
-  }()};
-  return on;
-}
-inline bool cpu_simd_enabled() { return ff::ifma::host_has_ifma && cpu_simd_switch().load(std::memory_order_relaxed); }
+// MSM_CPU_SIMD=0 (common/env.hpp) keeps the vector path off; both paths give the same bits.
+inline bool cpu_simd_enabled() { return ff::ifma::host_has_ifma && environment().cpu_simd; }
 
 template <class F>
 class AffineSimd {

@@ -17,7 +17,7 @@ class CpuEngine final : public Engine {
 
  public:
   CpuEngine(CurveId id, AffineBuffer&& buf, const EngineOptions& opt)
-      : id_(id), threads_(cpu::default_threads(opt.threads)), c_fixed_(opt.window_bits) {
+      : id_(id), threads_(default_threads(opt.threads)), c_fixed_(opt.window_bits) {
     check_options(Backend::cpu, opt);
     check_size(Backend::cpu, buf.n);
     if (buf.limbs.size() != buf.n * 2 * F::N)
@@ -30,19 +30,22 @@ class CpuEngine final : public Engine {
     if (inf == 0) skip_.clear();
   }
 
-  void msm(const uint8_t* scalars, size_t n, uint8_t* out) override {
+  void msm_batch(const std::vector<const uint8_t*>& scalars, size_t n, uint8_t* outs) override {
     if (n != points_.size())
       throw EngineError("ERR_LENGTH_MISMATCH",
                         "expected " + std::to_string(points_.size()) + " scalars, got " + std::to_string(n));
-    const auto r = cpu::Pippenger<F>::run(points_.data(), skip_.empty() ? nullptr : skip_.data(), scalars, 32, n,
-                                          kScalarBits, window_bits(), threads_);
-    const A a = r.to_affine();
-    if (a.is_inf()) {
-      std::memset(out, 0, 2 * F::BYTES);
-      return;
+    for (size_t k = 0; k < scalars.size(); ++k) {
+      uint8_t* out = outs + k * 2 * F::BYTES;
+      const auto r = cpu::Pippenger<F>::run(points_.data(), skip_.empty() ? nullptr : skip_.data(), scalars[k], 32, n,
+                                            kScalarBits, window_bits(), threads_);
+      const A a = r.to_affine();
+      if (a.is_inf()) {
+        std::memset(out, 0, 2 * F::BYTES);
+        continue;
+      }
+      F::from_mont(a.x).store_le(out);
+      F::from_mont(a.y).store_le(out + F::BYTES);
     }
-    F::from_mont(a.x).store_le(out);
-    F::from_mont(a.y).store_le(out + F::BYTES);
   }
 
   CurveId curve() const override { return id_; }

@@ -18,7 +18,7 @@
 
 #include "../ec/xyzz.hpp"
 #include "affine_buckets.hpp"
-#include "parallel.hpp"
+#include "../common/parallel.hpp"
 
 namespace msm::cpu {
 

@@ -18,7 +18,7 @@
 //
 // Carry chains: each instruction is its own `asm volatile`; the carry flag is not an asm operand,
 // so this relies on nvcc keeping volatile asm in order and emitting no carry-using instruction
-// between them, the usual practice for PTX bignum code. The GPU self test (cuda/msm/selftest.cu,
+// between them, the usual practice for PTX bignum code. The GPU self test (test/native/gpu_selftest.cu,
 // test/gpu/msm.test.ts) checks the result against the portable path on random vectors.
 #pragma once
 

@@ -6,55 +6,18 @@
 // negated for SIGN, and when EXP > τ doubled EXP − τ more times (mdbl-2008-s-1 then
 // dbl-2008-s-1, EFD) and added with add-2008-s (12M + 2S); otherwise added with madd-2008-s
 // (8M + 2S). The running sum lives in registers rather than the paper's shared-memory slots.
-// Two more accumulators (Accumulation in stages.cuh): PairAcc, §3.2's double-point additions in
-// homogeneous coordinates, and CtAcc, the constant-time mode's complete additions (§5).
-#include <cstdlib>
-#include <string>
+// One accumulator per mode of options.hpp's Accumulation: XyzzAcc (the above), HomogeneousAcc
+// (§3.2's double-point additions in homogeneous coordinates) and ConstantTimeAcc (§5's complete
+// additions). Block size and register budgets: tuning.hpp.
 #include <type_traits>
 
 #include "accumulate.cuh"
 #include "device.cuh"
 #include "recode.cuh"
 #include "stages.cuh"
+#include "tuning.hpp"
 
 namespace msm::gpu {
-
-constexpr unsigned kAccBlock = 128;
-// Blocks per SM the register budget is squeezed to (registers ≤ 65536 / (128·k)). Two builds of
-// the kernel: "wide" (BLS12 fields 2 blocks, 232 registers, no spills; BN254 4 blocks, 126) and
-// "tight" (3 blocks, 168 registers and ~100–150 B of spills; BN254 5 blocks, 96 registers,
-// ~400 B). The kernel is latency-bound on dependent carry chains (ncu: ~0.4 eligible warps per
-// scheduler), so more resident warps can beat a few spilled registers. Measured on the H100
-// (engine, random scalars, 2^20 / 2^22 / 2^24): BLS12-381 wide 21.2 / 73.0 / 283.8 ms, tight
-// 18.3 / 58.7 / 217.6; BN254 wide 9.1 / 24.4 / 94.0, tight 8.9 / 27.1 / 97.8. So tight for the
-// 6-limb fields, wide for BN254 (MSM_CUDA_ACC=wide|tight overrides). BLS24-315's 5-limb field
-// takes the 6-limb budgets and tight by default: ptxas (sm_90, CUDA 13.0) fits it in 168
-// registers with no spills (wide: 222), so 3 blocks per SM cost nothing; timings not measured yet.
-template <class G, bool Tight>
-constexpr int acc_min_blocks() {
-  return G::field::N >= 5 ? (Tight ? 3 : 2) : (Tight ? 5 : 4);
-}
-template <class G>
-constexpr bool acc_tight_default() {
-  return G::field::N >= 5;  // measured on the H100: tight for the 381/377-bit fields, not BN254
-}
-// The budget each mode is built with (the default mode: acc_tight() at run time). The homogeneous
-// mode keeps a pending affine point next to its projective sum: at the tight budget ptxas spills
-// ~500 B per thread for the 6-limb fields, so it takes the wide one.
-template <class G, Accumulation Mode>
-constexpr bool acc_mode_tight() {
-  return Mode == Accumulation::homogeneous ? false : acc_tight_default<G>();
-}
-template <class G>
-bool acc_tight() {
-  static const bool tight = [] {
-    const char* e = std::getenv("MSM_CUDA_ACC");
-    if (e && std::string(e) == "wide") return false;
-    if (e && std::string(e) == "tight") return true;
-    return acc_tight_default<G>();
-  }();
-  return tight;
-}
 
 // Entry v's point from the table: 2^h·P_i, h = min(EXP, τ), negated for SIGN; *exp = EXP.
 template <class G>
@@ -68,7 +31,7 @@ __device__ __forceinline__ AffineOf<G> table_point(const AffineOf<G>* table, uin
 }
 
 template <class G>
-struct PointAcc {
+struct XyzzAcc {
   using A = AffineOf<G>;
   using X = XyzzOf<G>;
   const A* __restrict__ table;
@@ -102,7 +65,7 @@ struct PointAcc {
 // (12M); points beyond τ are doubled in projective form (RCB Alg. 9). The run is stored in XYZZ
 // (3M + 1S), so Alg. 5 and §3.4 are shared with the default mode.
 template <class G>
-struct PairAcc {
+struct HomogeneousAcc {
   using A = AffineOf<G>;
   using H = ec::HomogeneousOf<G>;
   using X = XyzzOf<G>;
@@ -165,7 +128,7 @@ struct PairAcc {
 // branch-free negation and one complete mixed addition (RCB Alg. 8, 11M) whose result is kept or
 // dropped by select; the runs stay homogeneous for the constant-time aggregation.
 template <class G>
-struct CtAcc {
+struct ConstantTimeAcc {
   using A = AffineOf<G>;
   using H = ec::HomogeneousOf<G>;
   using F = typename G::field;
@@ -183,8 +146,8 @@ struct CtAcc {
   __device__ __forceinline__ void store(uint32_t slot) { buffer[slot] = acc; }
 };
 
-template <class G, bool Tight, Accumulation Mode>
-__global__ void __launch_bounds__(kAccBlock, acc_min_blocks<G, Tight>()) accumulate_kernel(Workspace<G> w) {
+template <class G, Budget B, Accumulation Mode>
+__global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B)) accumulate_kernel(Workspace<G> w) {
   const uint32_t j = blockIdx.y;
   const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
   if (tid >= w.T) return;
@@ -192,22 +155,25 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks<G, Tight>()) accumul
   const uint32_t* keys = w.keys + base;
   if constexpr (Mode == Accumulation::constant_time) {
     const Span sp = thread_span(0, w.n, w.T, tid);
-    CtAcc<G> acc{w.table, w.n, w.ct_buffer() + size_t(j) * w.ct_padded()};
+    ConstantTimeAcc<G> acc{w.table, w.n, w.ct_buffer() + size_t(j) * w.ct_padded()};
     accumulate_thread_ct(tid, sp, keys, w.vals + base, w.buf_index + size_t(j) * w.ct_padded(), acc);
   } else {
     const uint32_t first = first_nonzero(keys, w.n);
     const Span sp = thread_span(first, w.n, w.T, tid);
-    std::conditional_t<Mode == Accumulation::homogeneous, PairAcc<G>, PointAcc<G>> acc{w.table, w.n, uint32_t(w.tau), w.buffer + size_t(j) * w.slots()};
+    std::conditional_t<Mode == Accumulation::homogeneous, HomogeneousAcc<G>, XyzzAcc<G>> acc{w.table, w.n, uint32_t(w.tau), w.buffer + size_t(j) * w.slots()};
     accumulate_thread(tid, sp, keys, w.vals + base, w.buf_offset + size_t(j) * w.T,
                       w.buf_index + size_t(j) * w.slots(), w.buf_used + size_t(j) * w.T, acc);
   }
 }
 
-// The kernel a mode launches (the default mode's budget chosen at run time, see acc_tight).
+// The kernel a mode launches: the other modes are built with one budget each (tuning.hpp).
 template <class G, Accumulation Mode>
 auto accumulate_entry() {
-  if constexpr (Mode != Accumulation::xyzz) return accumulate_kernel<G, acc_mode_tight<G, Mode>(), Mode>;
-  else return acc_tight<G>() ? accumulate_kernel<G, true, Mode> : accumulate_kernel<G, false, Mode>;
+  constexpr int limbs = G::field::N;
+  if constexpr (Mode != Accumulation::xyzz) return accumulate_kernel<G, acc_budget(limbs, Mode), Mode>;
+  else
+    return acc_budget_now(limbs) == Budget::tight ? accumulate_kernel<G, Budget::tight, Mode>
+                                                  : accumulate_kernel<G, Budget::wide, Mode>;
 }
 
 template <class G>
@@ -222,8 +188,6 @@ uint32_t accumulate_threads(int device, Accumulation mode) {
   return uint32_t(sms) * uint32_t(blocks) * kAccBlock;
 }
 
-// The MSM_CUDA_ACC override applies to the default mode; the other modes are built with one
-// budget each (acc_mode_tight), which halves their compile time.
 template <class G, Accumulation Mode>
 void launch_accumulate_mode(const Workspace<G>& w, cudaStream_t s) {
   const dim3 grid(blocks_for(w.T, kAccBlock), unsigned(w.W));

@@ -12,7 +12,7 @@
 // ⌈m/T⌉ is the chunk) write buffer_used = 0.
 //
 // The point arithmetic is a template parameter `Acc` (reset / add(value) / store(slot)): the GPU
-// kernel (accumulate.cu) instantiates it with XYZZ points, the host tests (cuda/addon/testing.cpp)
+// kernel (accumulate.cu) instantiates it with XYZZ points, the host tests (test/native/stages.cpp)
 // with integers, so both run this same code.
 #pragma once
 

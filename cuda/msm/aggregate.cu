@@ -6,11 +6,9 @@
 #include "aggregate.cuh"
 #include "device.cuh"
 #include "stages.cuh"
+#include "tuning.hpp"
 
 namespace msm::gpu {
-
-constexpr unsigned kAggBlock = 128;
-constexpr unsigned kHeavyBlock = 128;
 
 template <class G>
 __device__ __forceinline__ BufferView window_view(const Workspace<G>& w, uint32_t j) {

@@ -5,10 +5,10 @@
 // depend only on n, c and the device, never on the scalars.
 #include "device.cuh"
 #include "stages.cuh"
+#include "tuning.hpp"
 
 namespace msm::gpu {
 
-constexpr unsigned kCtBlock = 128;
 
 template <class G>
 __global__ void __launch_bounds__(kCtBlock) ct_prepare_kernel(Workspace<G> w) {

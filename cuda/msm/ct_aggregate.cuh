@@ -1,5 +1,5 @@
 // Constant-time aggregation of the buffered runs into buckets: Chen et al. §5 (papers/000), the
-// index logic shared by the kernels (ct_aggregate.cu) and the host tests (cuda/addon/testing.cpp).
+// index logic shared by the kernels (ct_aggregate.cu) and the host tests (test/native/stages_ct.cpp).
 //
 // The buffer comes from accumulate_thread_ct (accumulate.cuh): thread tid's run of bucket k sits at
 // slot tid + k, unused slots hold O with index 0 (the paper's redundant bucket at offset 0; our

@@ -1,16 +1,19 @@
 // CUDA plumbing for the GPU backend: every runtime call and launch is checked and mapped to an
-// EngineError (ERR_CUDA_OOM for allocation failures, ERR_CUDA naming the call otherwise), and
-// device / pinned memory is owned by RAII buffers so that any throw frees what was allocated.
+// EngineError (ERR_CUDA_OOM for allocation failures, ERR_CUDA naming the call otherwise); device /
+// pinned memory, streams and events are owned by RAII types so that any throw frees what was
+// created; the per-stage profiler (MSM_CUDA_PROFILE) and the device checks live here too.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <utility>
 
+#include "../common/env.hpp"
 #include "../engine.hpp"
 
 namespace msm::gpu {
@@ -113,5 +116,65 @@ class PinnedBuffer {
 };
 
 inline unsigned blocks_for(size_t threads, unsigned block) { return unsigned((threads + block - 1) / block); }
+
+struct Stream {
+  cudaStream_t s = nullptr;
+  Stream() { MSM_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)); }
+  ~Stream() {
+    if (s) cudaStreamDestroy(s);
+  }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+};
+
+struct Event {
+  cudaEvent_t e = nullptr;
+  Event() { MSM_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming)); }
+  ~Event() {
+    if (e) cudaEventDestroy(e);
+  }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+};
+
+// MSM_CUDA_PROFILE=1: per-stage device times of every MSM on stderr (timing events between stages).
+class Profiler {
+ public:
+  Profiler() : on_(environment().cuda_profile) {}
+  void mark(const char* name, cudaStream_t s) {
+    if (!on_ || count_ == kMax) return;
+    if (!ev_[count_]) MSM_CUDA_CHECK(cudaEventCreate(&ev_[count_]));
+    MSM_CUDA_CHECK(cudaEventRecord(ev_[count_], s));
+    names_[count_++] = name;
+  }
+  // Prints the stages marked since the last report, once the last of them is done.
+  void report(size_t n, double host_ms) {
+    if (!on_ || count_ < 2) return void(count_ = 0);
+    MSM_CUDA_CHECK(cudaEventSynchronize(ev_[count_ - 1]));
+    std::fprintf(stderr, "[msm-cuda profile] n=%zu", n);
+    for (int i = 1; i < count_; ++i) {
+      float ms = 0;
+      MSM_CUDA_CHECK(cudaEventElapsedTime(&ms, ev_[i - 1], ev_[i]));
+      std::fprintf(stderr, " %s %.3f", names_[i], ms);
+    }
+    std::fprintf(stderr, " | host total %.3f ms\n", host_ms);
+    count_ = 0;
+  }
+  ~Profiler() {
+    for (auto e : ev_)
+      if (e) cudaEventDestroy(e);
+  }
+
+ private:
+  static constexpr int kMax = 16;
+  bool on_;
+  int count_ = 0;
+  cudaEvent_t ev_[kMax] = {};
+  const char* names_[kMax] = {};
+};
+
+// Throws ERR_CUDA_UNAVAILABLE when the addon carries no kernel image the device can run (a GPU
+// older or newer than the fatbin and its PTX), instead of failing at the first launch (device.cu).
+void require_kernel_image(int device);
 
 }  // namespace msm::gpu

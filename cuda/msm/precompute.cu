@@ -5,10 +5,9 @@
 // (3M per point + one Fermat inversion per thread). Built once when a context is created.
 #include "device.cuh"
 #include "stages.cuh"
+#include "tuning.hpp"
 
 namespace msm::gpu {
-
-constexpr int kMaxBatch = 32;
 
 template <class G>
 __global__ void double_level_kernel(const AffineOf<G>* __restrict__ in, AffineOf<G>* __restrict__ out, uint32_t n,
@@ -16,7 +15,7 @@ __global__ void double_level_kernel(const AffineOf<G>* __restrict__ in, AffineOf
   using F = typename G::field;
   const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
   if (tid >= stride) return;
-  F prefix[kMaxBatch];
+  F prefix[kTableMaxBatch];
   F acc = F::one();
   int cnt = 0;
   for (int k = 0; k < batch; ++k) {
@@ -54,15 +53,14 @@ void build_table(AffineOf<G>* table, uint32_t n, int tau, cudaStream_t s) {
   int dev = 0, sms = 1;
   MSM_CUDA_CHECK(cudaGetDevice(&dev));
   MSM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  // Enough threads to fill the device (≈ 512 per SM), each batching up to kMaxBatch points.
-  const uint64_t want = uint64_t(sms) * 512;
+  // Enough threads to fill the device (kTableThreadsPerSm), each batching up to kTableMaxBatch points.
+  const uint64_t want = uint64_t(sms) * kTableThreadsPerSm;
   int batch = int((n + want - 1) / want);
   if (batch < 1) batch = 1;
-  if (batch > kMaxBatch) batch = kMaxBatch;
+  if (batch > kTableMaxBatch) batch = kTableMaxBatch;
   const uint32_t stride = uint32_t((n + uint32_t(batch) - 1) / uint32_t(batch));
-  constexpr unsigned block = 128;
   for (int h = 0; h < tau; ++h) {
-    double_level_kernel<G><<<blocks_for(stride, block), block, 0, s>>>(table + size_t(h) * n,
+    double_level_kernel<G><<<blocks_for(stride, kTableBlock), kTableBlock, 0, s>>>(table + size_t(h) * n,
                                                                       table + size_t(h + 1) * n, n, stride, batch);
     MSM_LAUNCH_CHECK("double_level_kernel");
   }

@@ -3,6 +3,7 @@
 #include "device.cuh"
 #include "recode.cuh"
 #include "stages.cuh"
+#include "tuning.hpp"
 
 namespace msm::gpu {
 
@@ -26,8 +27,7 @@ __global__ void recode_kernel(const uint4* __restrict__ scalars, uint32_t n, int
 
 template <class G>
 void launch_recode(const Workspace<G>& w, const uint32_t* scalars, cudaStream_t s) {
-  constexpr unsigned block = 256;
-  recode_kernel<<<blocks_for(w.n, block), block, 0, s>>>(reinterpret_cast<const uint4*>(scalars), w.n, w.c, w.W,
+  recode_kernel<<<blocks_for(w.n, kRecodeBlock), kRecodeBlock, 0, s>>>(reinterpret_cast<const uint4*>(scalars), w.n, w.c, w.W,
                                                         w.recode_table, w.keys_in, w.vals_in);
   MSM_LAUNCH_CHECK("recode_kernel");
 }

@@ -19,7 +19,7 @@
 // the carry alone.
 //
 // Everything here is __host__ __device__ and compiles with plain g++ (the host tests in
-// cuda/addon/testing.cpp run this same code).
+// test/native/stages.cpp run this same code).
 #pragma once
 
 #include <cstdint>

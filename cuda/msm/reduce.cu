@@ -9,12 +9,11 @@
 #include "device.cuh"
 #include "reduce.cuh"
 #include "stages.cuh"
+#include "tuning.hpp"
 
 namespace cg = cooperative_groups;
 
 namespace msm::gpu {
-
-constexpr unsigned kRedBlock = 128;
 
 template <class F>
 __device__ __forceinline__ ec::XYZZ<F> as_xyzz(const ec::XYZZ<F>& p) {
@@ -28,7 +27,7 @@ __device__ __forceinline__ ec::XYZZ<F> as_xyzz(const ec::Homogeneous<F, B>& p) {
 template <class G, class X>
 __global__ void __launch_bounds__(kRedBlock) reduce_kernel(Workspace<G> w) {
   X* const buckets = reinterpret_cast<X*>(w.buckets);
-  X* const bhat0 = reinterpret_cast<X*>(w.bhat0);
+  X* const bhat1 = reinterpret_cast<X*>(w.bhat1);
   cg::grid_group grid = cg::this_grid();
   const uint64_t gtid = grid.thread_rank(), gsize = grid.size();
   const int log_m = log2_buckets(w.c);
@@ -44,7 +43,7 @@ __global__ void __launch_bounds__(kRedBlock) reduce_kernel(Workspace<G> w) {
     }
     grid.sync();
   }
-  for (uint64_t j = gtid; j < W; j += gsize) bhat0[j] = buckets[j * M];
+  for (uint64_t j = gtid; j < W; j += gsize) bhat1[j] = buckets[j * M];
   grid.sync();
   for (int r = 1; r <= log_m; ++r) {
     const uint32_t per = tree_tasks(log_m, r);
@@ -55,7 +54,7 @@ __global__ void __launch_bounds__(kRedBlock) reduce_kernel(Workspace<G> w) {
     }
     grid.sync();
   }
-  for (uint64_t j = gtid; j < W; j += gsize) w.window_sums[j] = as_xyzz(buckets[j * M].dbl().add(-bhat0[j]));
+  for (uint64_t j = gtid; j < W; j += gsize) w.window_sums[j] = as_xyzz(buckets[j * M].dbl().add(-bhat1[j]));
 }
 
 template <class G, class X>

@@ -15,6 +15,7 @@
 #include "../ec/xyzz.hpp"
 #include "../options.hpp"
 #include "ct_aggregate.cuh"
+#include "plan.hpp"
 
 namespace msm::gpu {
 
@@ -25,43 +26,65 @@ using XyzzOf = ec::XYZZ<typename G::field>;
 template <class G>
 using HomOf = ec::HomogeneousOf<G>;
 
-
-
-// Device pointers and sizes of one context's pipeline (engine.cu allocates them).
+// The kernels' view of one context (passed by value to every launch): the plan's sizes and the
+// device pointers of its buffers, all inside the one allocation that plan.hpp lays out.
 template <class G>
 struct Workspace {
   using A = AffineOf<G>;
   using X = XyzzOf<G>;
-  uint32_t n = 0;          // points
-  int c = 0;               // window bits
-  int W = 0;               // windows (Alg. 3, with the top-window carry)
-  int tau = 0;             // 2^h·P stored for h ≤ tau
+  uint32_t n = 0;    // bases
+  int c = 0;         // window bits (§3.1)
+  int W = 0;         // windows, ⌈λ/c⌉ plus the top window's carry when it can be set (recode.cuh)
+  int tau = 0;       // τ: the table holds 2^h·P_i for h ≤ τ (§3.1)
   Accumulation mode = Accumulation::xyzz;
-  uint32_t T = 0;          // Alg. 4 threads per window
-  const A* table = nullptr;             // [(tau+1)·n]: table[h·n + i] = 2^h·P_i
-  const uint32_t* recode_table = nullptr;  // [2^c + 1]
+  uint32_t T = 0;    // Alg. 4 threads per window
+  const A* table = nullptr;                // [(τ+1)·n]: table[h·n + i] = 2^h·P_i
+  const uint32_t* recode_table = nullptr;  // [2^c + 1]: k̂ (the packed ODD|EXP|SIGN digit of Fig. 3) per t
   uint32_t* keys_in = nullptr;   // [W·n] bucket of each digit (0 = zero digit)
   uint32_t* vals_in = nullptr;   // [W·n] i << 5 | EXP << 1 | SIGN
   uint32_t* keys = nullptr;      // [W·n] sorted per window
   uint32_t* vals = nullptr;      // [W·n]
   void* sort_temp = nullptr;
   size_t sort_temp_bytes = 0;
-  X* buffer = nullptr;           // [W·(T + M)] Alg. 4 compact buffers (constant_time: [W·P] of HomOf<G>)
-  uint32_t* buf_offset = nullptr;  // [W·T]
-  uint32_t* buf_index = nullptr;   // [W·(T + M)] (constant_time: [W·P])
-  uint32_t* buf_used = nullptr;    // [W·T]
-  X* buckets = nullptr;          // [W·M], M = 2^(c−2) (constant_time: of HomOf<G>)
-  uint4* heavy = nullptr;        // [W·M] buckets left to the block-wide path: {j·M + p, t0, t1, 0}
+  X* buffer = nullptr;             // [W·(T + M)] Alg. 4 compact buffers (constant_time: [W·P] of HomOf<G>)
+  uint32_t* buf_offset = nullptr;  // [W·T] Alg. 4 buffer_offset
+  uint32_t* buf_index = nullptr;   // [W·(T + M)] Alg. 4 buffer_index (constant_time: [W·P])
+  uint32_t* buf_used = nullptr;    // [W·T] Alg. 4 buffer_used
+  X* buckets = nullptr;            // [W·M] (constant_time: of HomOf<G>)
+  uint4* heavy = nullptr;          // [W·M] buckets left to the block-wide path: {j·M + p, t0, t1, 0}
   uint32_t* heavy_count = nullptr;
-  X* bhat0 = nullptr;            // [W] B̂_1 per window
-  X* window_sums = nullptr;      // [W] Q_j
+  X* bhat1 = nullptr;              // [W] B̂_1 of each window: the suffix sum of all its buckets (§3.4)
+  X* window_sums = nullptr;        // [W] Q_j
+  // M: buckets per window, 2^(c−2) (§3.1: odd digits only).
   MSM_HD uint32_t M() const { return 1u << (c - 2); }
   MSM_HD uint32_t slots() const { return T + M(); }
-  // constant_time: the window's buffer padded to a power of two (ct_aggregate.cuh), and the views of
-  // the buffer and bucket memory as homogeneous points.
+  // constant_time: P, the window's buffer padded to a power of two (ct_aggregate.cuh), and the views
+  // of the buffer and bucket memory as homogeneous points.
   MSM_HD uint32_t ct_padded() const { return ::msm::gpu::ct_padded(slots()); }
   MSM_HD HomOf<G>* ct_buffer() const { return reinterpret_cast<HomOf<G>*>(buffer); }
   MSM_HD HomOf<G>* ct_buckets() const { return reinterpret_cast<HomOf<G>*>(buckets); }
+
+  // The workspace of a plan whose allocation starts at base.
+  static Workspace bind(const Plan& p, unsigned char* base) {
+    const auto at = [&](const Region& r) { return static_cast<void*>(base + r.offset); };
+    Workspace w;
+    w.n = p.n, w.c = p.c, w.W = p.W, w.tau = p.tau, w.mode = p.mode, w.T = p.T;
+    w.table = static_cast<const A*>(at(p.table));
+    w.recode_table = static_cast<const uint32_t*>(at(p.recode_table));
+    w.keys_in = static_cast<uint32_t*>(at(p.keys_in)), w.vals_in = static_cast<uint32_t*>(at(p.vals_in));
+    w.keys = static_cast<uint32_t*>(at(p.keys)), w.vals = static_cast<uint32_t*>(at(p.vals));
+    w.sort_temp = at(p.sort_temp), w.sort_temp_bytes = p.sort_temp.bytes;
+    w.buffer = static_cast<X*>(at(p.buffer));
+    w.buf_offset = static_cast<uint32_t*>(at(p.buf_offset));
+    w.buf_index = static_cast<uint32_t*>(at(p.buf_index));
+    w.buf_used = static_cast<uint32_t*>(at(p.buf_used));
+    w.buckets = static_cast<X*>(at(p.buckets));
+    w.heavy = static_cast<uint4*>(at(p.heavy));
+    w.heavy_count = static_cast<uint32_t*>(at(p.heavy_count));
+    w.bhat1 = static_cast<X*>(at(p.bhat1));
+    w.window_sums = static_cast<X*>(at(p.window_sums));
+    return w;
+  }
 };
 
 // precompute.cu: table levels 1 … tau from level 0 (already uploaded).

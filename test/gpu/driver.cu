@@ -11,7 +11,7 @@
 
 #include "../../cuda/cpu/pippenger.hpp"
 #include "../../cuda/engine.hpp"
-#include "../../cuda/msm/selftest.hpp"
+#include "../native/gpu_selftest.hpp"
 #include "../../cuda/msm/stages.cuh"
 
 using namespace msm;

@@ -1,17 +1,17 @@
 // The eight-lane field code (ff/ifma.hpp) and batch-affine additions (affine_simd.hpp) against
 // the scalar field and XYZZ formulas, on seeded random values mixed with edge values (0, 1, p − 1,
 // p − 2, limbs of all ones, powers of two), each also fed in unreduced (+p) where the lazy bounds
-// allow. Run through the addon's testing export (test/cpu-simd.test.ts).
+// allow. Run through the test addon (test/cpu-simd.test.ts).
 #pragma once
 
-#include "affine_buckets.hpp"
+#include "cpu/affine_buckets.hpp"
 
 #if defined(MSM_HAVE_IFMA)
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "../ec/xyzz.hpp"
+#include "ec/xyzz.hpp"
 
 namespace msm::cpu {
 

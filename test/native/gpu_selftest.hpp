@@ -1,12 +1,12 @@
-// GPU self tests reachable from the addon's `testing` export (test/gpu/*.test.ts) and from the
-// standalone driver (test/gpu/driver.cu). Declared for plain C++; defined in selftest.cu.
+// GPU self tests reachable from the test addon (test/gpu/*.test.ts) and from the standalone driver
+// (test/gpu/driver.cu). Declared for plain C++; defined in gpu_selftest.cu.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
-#include "../engine.hpp"
+#include "engine.hpp"
 
 namespace msm::gpu {
 

@@ -13,18 +13,16 @@
 #include <string>
 #include <vector>
 
-#include "../curves/all.hpp"
-#include "../ec/homogeneous.hpp"
-#include "../ec/xyzz.hpp"
-#include "../msm/accumulate.cuh"
-#include "../msm/ct_aggregate.cuh"
-#include "testing.hpp"
-#include "testing_args.hpp"
+#include "args.hpp"
+#include "curves/all.hpp"
+#include "ec/homogeneous.hpp"
+#include "ec/xyzz.hpp"
+#include "hooks.hpp"
+#include "msm/accumulate.cuh"
+#include "msm/ct_aggregate.cuh"
 
-namespace msm {
+namespace msm::testing {
 namespace {
-
-using namespace testing;
 
 // An integer "point": O = 0, PADD = + (mod 2^64).
 struct IntPoint {
@@ -198,11 +196,11 @@ Napi::Value homogeneous_check_js(const Napi::CallbackInfo& cb) {
 
 }  // namespace
 
-void register_testing_ct(Napi::Object t) {
+void register_stages_ct(Napi::Object t) {
   Napi::Env env = t.Env();
   t.Set("accumulateCt", Napi::Function::New(env, accumulate_ct, "accumulateCt"));
   t.Set("ctAggregate", Napi::Function::New(env, ct_aggregate, "ctAggregate"));
   t.Set("homogeneousCheck", Napi::Function::New(env, homogeneous_check_js, "homogeneousCheck"));
 }
 
-}  // namespace msm
+}  // namespace msm::testing

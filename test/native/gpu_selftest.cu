@@ -2,9 +2,9 @@
 #include <random>
 #include <vector>
 
-#include "device.cuh"
-#include "selftest.hpp"
-#include "stages.cuh"
+#include "gpu_selftest.hpp"
+#include "msm/device.cuh"
+#include "msm/stages.cuh"
 
 namespace msm::gpu {
 namespace {

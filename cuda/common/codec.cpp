@@ -35,7 +35,7 @@ AffineBuffer decode_points_t(const uint8_t* bytes, size_t n, PointFormat format,
   out.limbs.assign(n * 2 * F::N, 0);
   std::vector<uint8_t> fail(n, OK);
   FirstFailure first;
-  cpu::parallel_ranges(n, threads, 64, [&](size_t lo, size_t hi) {
+  parallel_ranges(n, threads, 64, [&](size_t lo, size_t hi) {
     for (size_t i = lo; i < hi; ++i) {
       if (int64_t(i) > first.index.load(std::memory_order_relaxed)) return;  // a lower one failed
       const uint8_t* src = bytes + i * 2 * FB;
@@ -77,7 +77,7 @@ template <class Fr>
 void decode_scalars_t(const uint8_t* in, size_t n, bool montgomery, bool check_range, uint8_t* out, int threads) {
   static_assert(Fr::BYTES == 32, "scalars are 32 bytes");
   FirstFailure first;
-  cpu::parallel_ranges(n, threads, 4096, [&](size_t lo, size_t hi) {
+  parallel_ranges(n, threads, 4096, [&](size_t lo, size_t hi) {
     for (size_t i = lo; i < hi; ++i) {
       Fr k;
       if (!Fr::load_le(in + 32 * i, k)) {
@@ -103,7 +103,7 @@ void decode_scalars_t(const uint8_t* in, size_t n, bool montgomery, bool check_r
 template <class Fr>
 int64_t first_unreduced_scalar_t(const uint8_t* in, size_t n, int threads) {
   FirstFailure first;
-  cpu::parallel_ranges(n, threads, 1 << 14, [&](size_t lo, size_t hi) {
+  parallel_ranges(n, threads, 1 << 14, [&](size_t lo, size_t hi) {
     for (size_t i = lo; i < hi; ++i) {
       if (int64_t(i) > first.index.load(std::memory_order_relaxed)) return;
       Fr k;

@@ -1,4 +1,5 @@
-// Fork-join over std::thread: fn(t) for t in [0, threads), the caller's thread running t = 0.
+// Fork-join over std::thread for every backend and the glue: fn(t) for t in [0, threads), the
+// caller's thread running t = 0; parallel_ranges splits [0, n) into one contiguous range per thread.
 #pragma once
 
 #include <algorithm>
@@ -6,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-namespace msm::cpu {
+namespace msm {
 
 inline int default_threads(int requested) {
   if (requested > 0) return requested;
@@ -32,4 +33,4 @@ void parallel_ranges(size_t n, int threads, size_t min_per_thread, Fn&& fn) {
   parallel(t_used, [&](int t) { fn(n * size_t(t) / size_t(t_used), n * size_t(t + 1) / size_t(t_used)); });
 }
 
-}  // namespace msm::cpu
+}  // namespace msm

@@ -1,5 +1,5 @@
-// Argument readers and result builders shared by the `testing` exports (testing.cpp,
-// testing_ct.cpp): a bad argument throws a JS Error with code ERR_INVALID_ARGUMENT.
+// Argument readers and result builders shared by the test addon's hooks: a bad argument throws a
+// JS Error with code ERR_INVALID_ARGUMENT.
 #pragma once
 
 #include <napi.h>
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "../engine.hpp"
+#include "engine.hpp"
 
 namespace msm::testing {
 

@@ -1,0 +1,22 @@
+// The one place that reads the environment: every MSM_* variable the native code honours, read once
+// at first use. (The build reads MSM_DISABLE_CUDA and MSM_CUDA_ARCH; lib/ reads none.)
+#pragma once
+
+namespace msm {
+
+struct Environment {
+  // MSM_CPU_SIMD=0: the CPU backend's batched additions stay off the AVX-512 IFMA lanes.
+  bool cpu_simd = true;
+  // MSM_CUDA_ACC=wide|tight: the register budget of the default accumulation kernel
+  // (cuda/msm/tuning.hpp); 0 = the tuning table's choice, 1 = wide, 2 = tight.
+  int cuda_acc_budget = 0;
+  // MSM_CUDA_PROFILE (any value): per-stage device times of every MSM on stderr.
+  bool cuda_profile = false;
+  // MSM_CUDA_UPLOAD=pageable: scalars go to the device straight from the caller's memory rather
+  // than through pinned staging (for comparison).
+  bool cuda_upload_pageable = false;
+};
+
+const Environment& environment();
+
+}  // namespace msm

@@ -1,0 +1,113 @@
+// make_plan (plan.hpp): the window size by a cost model of n, τ and c against the device's free
+// memory, and the layout of the context's one device allocation.
+#include "plan.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "../engine.hpp"
+#include "accumulate.cuh"
+#include "ct_aggregate.cuh"
+
+namespace msm::gpu {
+
+// Estimated cost, in mixed additions, of one MSM of n points with window c (W windows):
+//   W·n                     Alg. 4: one mixed addition per non-zero digit (≈ all of them)
+//   W·M·(log2 M / 2 + 1)·k  §3.4: M/2 additions per layered round, M − 1 for the summation
+//                           tree; k ≈ 1.5 as they are full XYZZ additions
+//   2·log2 M·L              the rounds' latency: each round is at least one dependent addition
+//                           plus a grid barrier, worth ≈ L additions of throughput
+//   W·n·s                   the per-window radix sort, ≈ s of an addition per entry
+double window_cost(double n, int c, int W) {
+  const double M = double(1u << (c - 2));
+  const double log_m = double(c - 2);
+  constexpr double k_full = 1.5, latency = 40000.0, sort = 0.05;
+  return W * n * (1.0 + sort) + W * M * (log_m / 2 + 1) * k_full + 2 * log_m * latency;
+}
+
+int choose_window_bits(uint64_t n, const uint32_t* rm1, int bits) {
+  int best = 8;
+  double best_cost = 1e300;
+  for (int c = 4; c <= kMaxWindowBits; ++c) {
+    const double cost = window_cost(double(n), c, num_windows(rm1, kScalarWords, bits, c));
+    if (cost < best_cost) best_cost = cost, best = c;
+  }
+  return best;
+}
+
+namespace {
+
+// Hands out 256-byte-aligned regions of one allocation, in order.
+struct Layout {
+  size_t end = 0;
+  Region take(size_t bytes) {
+    const Region r{end, bytes};
+    end += (bytes + 255) / 256 * 256;
+    return r;
+  }
+};
+
+}  // namespace
+
+Plan make_plan(const PlanInput& in) {
+  const EngineOptions& opt = in.options;
+  const CurveSizes& cv = in.curve;
+  const bool ct = opt.accumulation == Accumulation::constant_time;
+  Plan p;
+  p.n = uint32_t(in.n);
+  p.mode = opt.accumulation;
+  int c = opt.window_bits > 0 ? opt.window_bits : choose_window_bits(std::max<uint64_t>(in.n, 1), cv.rm1, cv.scalar_bits);
+  if (opt.tau > c - 1)
+    throw EngineError("ERR_INVALID_OPTION", "option 'tau' must be at most windowBits − 1 = " + std::to_string(c - 1) +
+                                                " (got " + std::to_string(opt.tau) + ")");
+  if (ct && opt.tau >= 0 && opt.tau != c - 1)
+    throw EngineError("ERR_INVALID_OPTION", "constantTime needs tau = windowBits − 1 (" + std::to_string(c - 1) +
+                                                "): a doubling step would depend on the digits");
+
+  // τ: as asked, else c − 1 (no doublings during accumulation) when the table fits in kTableShare of
+  // the free memory, else the largest depth that does. The constant-time mode needs τ = c − 1, so
+  // where its table does not fit, a cost-model c is lowered until it does.
+  const auto fits = [&](int depth) {
+    return double(depth + 1) * double(in.n) * double(cv.affine) <= kTableShare * double(in.free_memory);
+  };
+  if (ct && opt.window_bits <= 0)
+    while (c > kMinWindowBits + 2 && !fits(c - 1)) --c, p.table_lowered = true;
+  int tau = opt.tau;
+  if (tau < 0) {
+    tau = c - 1;
+    if (!ct)
+      while (tau > 0 && !fits(tau)) --tau, p.table_lowered = true;
+  }
+  p.c = c;
+  p.tau = tau;
+  p.W = num_windows(cv.rm1, kScalarWords, cv.scalar_bits, c);
+  p.M = 1u << (c - 2);
+  p.T = std::max<uint32_t>(1, std::min<uint32_t>(in.resident_threads / uint32_t(p.W), std::max<uint32_t>(p.n, 1)));
+  p.slots = ct ? ct_padded(buffer_slots(p.T, c)) : buffer_slots(p.T, c);
+  if (in.n == 0) return p;
+
+  const size_t n = p.n, W = size_t(p.W), M = p.M, T = p.T, S = p.slots;
+  const size_t run = ct ? cv.homogeneous : cv.xyzz;  // a run or bucket sum
+  Layout l;
+  p.table = l.take(size_t(tau + 1) * n * cv.affine);
+  p.recode_table = l.take(size_t(table_size(c)) * 4);
+  for (Region& r : p.scalars) r = l.take(n * kScalarWords * 4);
+  p.keys_in = l.take(W * n * 4);
+  p.vals_in = l.take(W * n * 4);
+  p.keys = l.take(W * n * 4);
+  p.vals = l.take(W * n * 4);
+  p.sort_temp = l.take(in.sort_temp_bytes ? in.sort_temp_bytes(p.n, key_bits(c)) : 0);
+  p.buffer = l.take(W * S * run);
+  p.buf_offset = l.take(W * T * 4);
+  p.buf_used = l.take(W * T * 4);
+  p.buf_index = l.take(W * S * 4);
+  p.buckets = l.take(W * M * run);
+  p.heavy = l.take(W * M * 16);
+  p.heavy_count = l.take(4);
+  p.bhat1 = l.take(W * cv.xyzz);
+  p.window_sums = l.take(W * cv.xyzz);
+  p.total = l.end;
+  return p;
+}
+
+}  // namespace msm::gpu

@@ -1,0 +1,77 @@
+// The plan of one CUDA context, decided on the host with no CUDA call: from the number of bases, the
+// curve's sizes, the options, the device's free memory and the Alg. 4 threads it keeps resident, to
+// the window size c, the windows W, the precompute depth τ, the Alg. 4 threads T, and the layout of
+// every device buffer inside the context's one allocation. CI tests it for devices of any size
+// (test/plan.test.ts through the test addon); engine.cu only carries it out.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "../options.hpp"
+#include "recode.cuh"
+
+namespace msm::gpu {
+
+// What the plan needs to know of a curve (engine.cu reads it off the curve's types).
+struct CurveSizes {
+  size_t affine = 0;       // bytes of an affine point (the table's entries)
+  size_t xyzz = 0;         // bytes of an XYZZ point (runs, buckets, window sums)
+  size_t homogeneous = 0;  // bytes of a homogeneous point (the constant-time mode's runs and buckets)
+  uint32_t rm1[kScalarWords] = {};  // r − 1, little-endian words: the largest scalar, for W
+  int scalar_bits = 0;     // bit length of r
+};
+
+struct PlanInput {
+  uint64_t n = 0;
+  CurveSizes curve;
+  EngineOptions options;
+  size_t free_memory = 0;         // device bytes free before the context allocates
+  uint32_t resident_threads = 0;  // Alg. 4 threads the device runs at once (SMs × blocks × block size)
+  // CUB's temporary storage for one window's radix sort of n entries on key_bits bits.
+  size_t (*sort_temp_bytes)(uint32_t n, int key_bits) = nullptr;
+};
+
+// One buffer of the context: its byte offset in the one allocation, and its size.
+struct Region {
+  size_t offset = 0, bytes = 0;
+};
+
+struct Plan {
+  uint32_t n = 0;      // bases
+  int c = 0;           // window bits (§3.1)
+  int W = 0;           // windows: ⌈λ/c⌉, plus one when the top window's carry can be set (recode.cuh)
+  int tau = 0;         // the table holds 2^h·P_i for h ≤ τ (§3.1)
+  uint32_t T = 0;      // Alg. 4 threads per window
+  uint32_t M = 0;      // buckets per window, 2^(c−2) (odd digits only, §3.1)
+  uint32_t slots = 0;  // Alg. 4 buffer slots per window: T + M (Eq. (2)); constant time: padded to 2^k (§5)
+  Accumulation mode = Accumulation::xyzz;
+  bool table_lowered = false;  // τ or c was lowered for the table to fit (memory fallback)
+  // The one device allocation (table first, then the pipeline's scratch), each region 256-aligned.
+  Region table;         // [(τ+1)·n] affine: table[h·n + i] = 2^h·P_i
+  Region recode_table;  // [2^c + 1] k̂ per t (Alg. 3 mapping table)
+  Region scalars[2];    // [n × 32 B] each: the scalars of the MSM running and of the next upload
+  Region keys_in, vals_in, keys, vals;  // [W·n] u32 each: bucket and point|EXP|SIGN, before / after the sort
+  Region sort_temp;     // CUB's temporary storage for one window
+  Region buffer;        // [W·slots] XYZZ (constant time: homogeneous) Alg. 4 runs
+  Region buf_offset, buf_used;  // [W·T] u32 (Alg. 4 buffer_offset, buffer_used)
+  Region buf_index;     // [W·slots] u32 (Alg. 4 buffer_index)
+  Region buckets;       // [W·M] XYZZ (constant time: homogeneous)
+  Region heavy;         // [W·M] uint4: buckets left to the block-wide Alg. 5 path
+  Region heavy_count;   // u32
+  Region bhat1;         // [W] XYZZ: B̂_1 of each window (§3.4)
+  Region window_sums;   // [W] XYZZ: Q_j
+  size_t total = 0;     // bytes of the allocation (0 for n = 0)
+};
+
+// The table must fit in this share of the device's free memory (the rest is scratch and headroom).
+constexpr double kTableShare = 0.5;
+
+// Throws EngineError ERR_INVALID_OPTION for τ > c − 1, or τ ≠ c − 1 in constant time.
+Plan make_plan(const PlanInput& in);
+
+// The window size c of the cost model (plan.cpp) for n points; rm1 = r − 1, bits = its bit length.
+int choose_window_bits(uint64_t n, const uint32_t* rm1, int bits);
+double window_cost(double n, int c, int W);
+
+}  // namespace msm::gpu

@@ -1,0 +1,56 @@
+// Launch tuning of the GPU pipeline, kept apart from the algorithm (as CUB keeps its tuning
+// policies): block sizes, and for the accumulation kernel the register budget per (field size,
+// mode), each beside the measurement that chose it. The kernels read only these names.
+#pragma once
+
+#include "../common/env.hpp"
+#include "../options.hpp"
+
+namespace msm::gpu {
+
+// ---- Alg. 4, accumulation (accumulate.cu) --------------------------------------------------------
+// The kernel is latency-bound on dependent carry chains (ncu: ~0.4 eligible warps per scheduler),
+// so more resident warps can beat a few spilled registers. The budget is set by the blocks per SM
+// ptxas must fit (registers ≤ 65536 / (kAccBlock · blocks)):
+//
+//   field limbs   wide                       tight
+//   ≥ 5           2 blocks, 232 registers    3 blocks, 168 registers, ~100–150 B spilled (6 limbs)
+//   4             4 blocks, 126 registers    5 blocks, 96 registers, ~400 B spilled
+//
+// Measured on the H100 (engine alone, random scalars, 2^20 / 2^22 / 2^24): BLS12-381 wide 21.2 /
+// 73.0 / 283.8 ms, tight 18.3 / 58.7 / 217.6; BN254 wide 9.1 / 24.4 / 94.0, tight 8.9 / 27.1 /
+// 97.8. So tight for the 6-limb fields and wide for BN254. BLS24-315's 5-limb field takes the
+// 6-limb budgets: ptxas (sm_90, CUDA 13.0) fits it in 168 registers with no spills (wide: 222), so
+// tight costs nothing there (not timed). The homogeneous mode keeps a pending affine point beside
+// its projective sum: at the tight budget ptxas spills ~500 B per thread for the 6-limb fields, so
+// it is built wide only; the constant-time mode takes the default mode's budget. Only the default
+// mode is built both ways (MSM_CUDA_ACC=wide|tight picks at run time), which halves the other
+// modes' compile time.
+constexpr unsigned kAccBlock = 128;
+
+enum class Budget { wide, tight };
+
+constexpr int acc_min_blocks(int limbs, Budget b) {
+  return limbs >= 5 ? (b == Budget::tight ? 3 : 2) : (b == Budget::tight ? 5 : 4);
+}
+// The budget a mode is built with (the default mode: its run-time choice's default).
+constexpr Budget acc_budget(int limbs, Accumulation mode) {
+  return mode == Accumulation::homogeneous || limbs < 5 ? Budget::wide : Budget::tight;
+}
+// The default mode's budget at run time: the table, unless MSM_CUDA_ACC says otherwise.
+inline Budget acc_budget_now(int limbs) {
+  const int e = environment().cuda_acc_budget;
+  return e == 1 ? Budget::wide : e == 2 ? Budget::tight : acc_budget(limbs, Accumulation::xyzz);
+}
+
+// ---- the other stages: block sizes (not tuned beyond the first working value) --------------------
+constexpr unsigned kRecodeBlock = 256;     // recode.cu: one thread per scalar
+constexpr unsigned kTableBlock = 128;      // precompute.cu: one thread per batch of points
+constexpr unsigned kTableThreadsPerSm = 512;
+constexpr int kTableMaxBatch = 32;         // points per thread sharing one inversion (registers: F[32])
+constexpr unsigned kAggBlock = 128;        // aggregate.cu: one thread per bucket
+constexpr unsigned kHeavyBlock = 128;      // aggregate.cu: one block per heavy bucket
+constexpr unsigned kCtBlock = 128;         // ct_aggregate.cu: one thread per group of four
+constexpr unsigned kRedBlock = 128;        // reduce.cu: grid-stride over the rounds' tasks
+
+}  // namespace msm::gpu

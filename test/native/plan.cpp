@@ -1,0 +1,114 @@
+// planContext: the CUDA context plan (cuda/msm/plan.hpp) for any curve, size, options and device,
+// with no GPU: what c, W, τ and T a context would get and how its one allocation is laid out.
+#include <napi.h>
+
+#include <cmath>
+#include <string>
+
+#include "addon/errors.hpp"
+#include "args.hpp"
+#include "curves/all.hpp"
+#include "ec/homogeneous.hpp"
+#include "ec/xyzz.hpp"
+#include "hooks.hpp"
+#include "msm/plan.hpp"
+
+namespace msm::testing {
+namespace {
+
+// CUB's onesweep temp storage grows with n; the plan only lays it out, so any figure will do.
+size_t fake_sort_temp(uint32_t n, int key_bits) { return size_t(n) * 4 + (size_t(1) << key_bits); }
+
+template <class G>
+gpu::CurveSizes sizes_of() {
+  using F = typename G::field;
+  using Fr = typename G::scalar;
+  gpu::CurveSizes s;
+  s.affine = sizeof(ec::Affine<F>);
+  s.xyzz = sizeof(ec::XYZZ<F>);
+  s.homogeneous = sizeof(ec::HomogeneousOf<G>);
+  for (int i = 0; i < gpu::kScalarWords; ++i) s.rm1[i] = i < 2 * Fr::N ? Fr::params::modulus::at32(i) : 0;
+  s.rm1[0] -= 1;
+  s.scalar_bits = int(Fr::params::BITS);
+  return s;
+}
+
+int int_field(const Napi::Object& o, const char* key, int dflt) {
+  const Napi::Value v = o.Get(key);
+  return v.IsNumber() ? v.As<Napi::Number>().Int32Value() : dflt;
+}
+
+// planContext(curve, n, { windowBits, tau, accumulation }, freeBytes, residentThreads)
+//   → { c, W, tau, T, M, slots, tableLowered, total, regions: { name: [offset, bytes] } }
+Napi::Value plan_context(const Napi::CallbackInfo& cb) {
+  Napi::Env env = cb.Env();
+  if (cb.Length() < 5 || !cb[0].IsString() || !cb[1].IsNumber() || !cb[2].IsObject() || !cb[3].IsNumber() ||
+      !cb[4].IsNumber())
+    fail(env, "planContext(curve, n, options, freeBytes, residentThreads)");
+  gpu::PlanInput in;
+  in.curve = visit_curve(curve_arg(env, cb[0].As<Napi::String>()), [](auto g) { return sizes_of<decltype(g)>(); });
+  in.n = uint64_t(cb[1].As<Napi::Number>().DoubleValue());
+  const auto o = cb[2].As<Napi::Object>();
+  in.options.window_bits = int_field(o, "windowBits", 0);
+  in.options.tau = int_field(o, "tau", -1);
+  const Napi::Value mode = o.Get("accumulation");
+  if (mode.IsString() && !accumulation_by_name(mode.As<Napi::String>().Utf8Value(), in.options.accumulation))
+    fail(env, "unknown accumulation mode");
+  in.free_memory = size_t(cb[3].As<Napi::Number>().DoubleValue());
+  in.resident_threads = u32_arg(cb, 4, "residentThreads");
+  in.sort_temp_bytes = fake_sort_temp;
+  gpu::Plan p;
+  try {
+    p = gpu::make_plan(in);
+  } catch (const EngineError&) {
+    throw Napi::Error(env, addon::Failure::from_current_exception().to_js(env));
+  }
+  auto r = Napi::Object::New(env);
+  r.Set("c", p.c);
+  r.Set("W", p.W);
+  r.Set("tau", p.tau);
+  r.Set("T", double(p.T));
+  r.Set("M", double(p.M));
+  r.Set("slots", double(p.slots));
+  r.Set("tableLowered", p.table_lowered);
+  r.Set("total", double(p.total));
+  auto regions = Napi::Object::New(env);
+  const auto put = [&](const char* name, const gpu::Region& g) {
+    auto a = Napi::Array::New(env, 2);
+    a.Set(0u, double(g.offset));
+    a.Set(1u, double(g.bytes));
+    regions.Set(name, a);
+  };
+  put("table", p.table);
+  put("recodeTable", p.recode_table);
+  put("scalars0", p.scalars[0]);
+  put("scalars1", p.scalars[1]);
+  put("keysIn", p.keys_in);
+  put("valsIn", p.vals_in);
+  put("keys", p.keys);
+  put("vals", p.vals);
+  put("sortTemp", p.sort_temp);
+  put("buffer", p.buffer);
+  put("bufOffset", p.buf_offset);
+  put("bufUsed", p.buf_used);
+  put("bufIndex", p.buf_index);
+  put("buckets", p.buckets);
+  put("heavy", p.heavy);
+  put("heavyCount", p.heavy_count);
+  put("bhat1", p.bhat1);
+  put("windowSums", p.window_sums);
+  r.Set("regions", regions);
+  // The sizes the regions must hold, for the test to check the layout against.
+  r.Set("affineBytes", double(in.curve.affine));
+  r.Set("xyzzBytes", double(in.curve.xyzz));
+  r.Set("homogeneousBytes", double(in.curve.homogeneous));
+  return r;
+}
+
+}  // namespace
+
+void register_plan(Napi::Object t) {
+  t.Set("planContext", Napi::Function::New(t.Env(), plan_context, "planContext"));
+}
+
+}  // namespace msm::testing

@@ -1,0 +1,242 @@
+// Hooks over the GPU stages' index logic, run on the host from the same __host__ __device__ headers
+// the kernels use (cuda/msm/*.cuh) with integers in place of curve points, so the CI machine (no GPU,
+// plain g++) checks recoding, the Alg. 4 buffer layout, the Alg. 5 search and the §3.4 schedule
+// against the JS models in test/stages.test.ts.
+#include <napi.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "curves/all.hpp"
+#include "hooks.hpp"
+#include "msm/accumulate.cuh"
+#include "msm/aggregate.cuh"
+#include "msm/plan.hpp"
+#include "msm/recode.cuh"
+#include "msm/reduce.cuh"
+
+namespace msm::testing {
+namespace {
+
+using gpu::kMaxWindowBits;
+using gpu::kMinWindowBits;
+
+int window_arg(const Napi::CallbackInfo& cb, size_t i) {
+  if (cb.Length() <= i || !cb[i].IsNumber()) fail(cb.Env(), "expected a window size c");
+  const int c = cb[i].As<Napi::Number>().Int32Value();
+  if (c < kMinWindowBits || c > kMaxWindowBits) fail(cb.Env(), "c must be in [2, 16]");
+  return c;
+}
+
+// r − 1 of a curve's scalar field as 8 words, and r's bit length.
+void scalar_field(Napi::Env env, const std::string& curve, uint32_t* rm1, int& bits) {
+  visit_curve(curve_arg(env, curve), [&](auto g) {
+    using P = typename decltype(g)::scalar::params;
+    for (int i = 0; i < gpu::kScalarWords; ++i) rm1[i] = i < 2 * P::N ? P::modulus::at32(i) : 0;
+    rm1[0] -= 1;
+    bits = int(P::BITS);
+  });
+}
+
+// recodeTable(c) → Uint32Array(2^c + 1): k̂ for every t = k_j + carry.
+Napi::Value recode_table(const Napi::CallbackInfo& cb) {
+  const int c = window_arg(cb, 0);
+  std::vector<uint32_t> t(gpu::table_size(c));
+  gpu::build_recode_table(c, t.data());
+  return u32_array(cb.Env(), t);
+}
+
+// recodeScalars(c, windows, scalars: Uint8Array(32·n)) → Uint32Array(n·windows), scalar-major k̂.
+Napi::Value recode_scalars(const Napi::CallbackInfo& cb) {
+  const int c = window_arg(cb, 0);
+  const uint32_t windows = u32_arg(cb, 1, "windows");
+  auto bytes = typed_arg<Napi::Uint8Array>(cb, 2, "scalars");
+  if (bytes.ByteLength() % 32 || windows == 0 || windows > 256) fail(cb.Env(), "bad scalars or windows");
+  const size_t n = bytes.ByteLength() / 32;
+  std::vector<uint32_t> table(gpu::table_size(c));
+  gpu::build_recode_table(c, table.data());
+  std::vector<uint32_t> out(n * windows);
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t k[gpu::kScalarWords];
+    for (int w = 0; w < gpu::kScalarWords; ++w) {
+      const uint8_t* b = bytes.Data() + 32 * i + 4 * w;
+      k[w] = uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24;
+    }
+    gpu::recode_scalar(k, c, int(windows), table.data(), &out[i * windows]);
+  }
+  return u32_array(cb.Env(), out);
+}
+
+// numWindows(curve, c) and chooseWindow(curve, n): the dispatch layer's decisions.
+Napi::Value num_windows(const Napi::CallbackInfo& cb) {
+  if (cb.Length() < 1 || !cb[0].IsString()) fail(cb.Env(), "expected a curve");
+  const int c = window_arg(cb, 1);
+  uint32_t rm1[gpu::kScalarWords];
+  int bits = 0;
+  scalar_field(cb.Env(), cb[0].As<Napi::String>(), rm1, bits);
+  return Napi::Number::New(cb.Env(), gpu::num_windows(rm1, gpu::kScalarWords, bits, c));
+}
+Napi::Value choose_window(const Napi::CallbackInfo& cb) {
+  if (cb.Length() < 1 || !cb[0].IsString()) fail(cb.Env(), "expected a curve");
+  const uint32_t n = u32_arg(cb, 1, "n");
+  uint32_t rm1[gpu::kScalarWords];
+  int bits = 0;
+  scalar_field(cb.Env(), cb[0].As<Napi::String>(), rm1, bits);
+  return Napi::Number::New(cb.Env(), gpu::choose_window_bits(n, rm1, bits));
+}
+
+// Alg. 4 with integer "points": the run sums are sums of weights[value].
+struct IntAcc {
+  const uint64_t* weights;
+  uint64_t* buffer;
+  uint64_t acc = 0;
+  void reset() { acc = 0; }
+  void add(uint32_t v) { acc += weights[v]; }
+  void store(uint32_t slot) { buffer[slot] = acc; }
+};
+
+// accumulate(keys: Uint32Array (sorted, one window), weights: BigUint64Array, T, c)
+//   → { first, offset, used, index, buffer } (index slots never written stay 0xffffffff).
+Napi::Value accumulate(const Napi::CallbackInfo& cb) {
+  auto keys = typed_arg<Napi::Uint32Array>(cb, 0, "keys");
+  auto weights = typed_arg<Napi::BigUint64Array>(cb, 1, "weights");
+  const uint32_t T = u32_arg(cb, 2, "T");
+  const int c = window_arg(cb, 3);
+  const uint32_t n = uint32_t(keys.ElementLength());
+  if (weights.ElementLength() != n || T == 0) fail(cb.Env(), "keys and weights differ in length, or T = 0");
+  const uint32_t M = 1u << (c - 2);
+  for (uint32_t i = 0; i < n; ++i)
+    if (keys[i] > M || (i && keys[i] < keys[i - 1])) fail(cb.Env(), "keys must be sorted and ≤ 2^(c−2)");
+  std::vector<uint32_t> values(n);
+  for (uint32_t i = 0; i < n; ++i) values[i] = i;
+  const uint32_t slots = gpu::buffer_slots(T, c);
+  std::vector<uint32_t> offset(T, 0xffffffffu), used(T, 0xffffffffu), index(slots, 0xffffffffu);
+  std::vector<uint64_t> buffer(slots, 0);
+  const uint32_t first = gpu::first_nonzero(keys.Data(), n);
+  for (uint32_t tid = 0; tid < T; ++tid) {
+    IntAcc acc{weights.Data(), buffer.data()};
+    gpu::accumulate_thread(tid, gpu::thread_span(first, n, T, tid), keys.Data(), values.data(), offset.data(),
+                           index.data(), used.data(), acc);
+  }
+  Napi::Env env = cb.Env();
+  auto o = Napi::Object::New(env);
+  o.Set("first", double(first));
+  o.Set("offset", u32_array(env, offset));
+  o.Set("used", u32_array(env, used));
+  o.Set("index", u32_array(env, index));
+  o.Set("buffer", u64_array(env, buffer));
+  return o;
+}
+
+// aggregate(offset, used, index, buffer, c, stride) → { buckets, pieces, heavy }:
+// bucket p (= B_{2p+1}) summed by Alg. 5 (the light path: one thread walks all pieces) and by
+// the heavy path's split (`stride` threads, each every stride-th piece thread, then summed);
+// pieces[p] = t1 − t0, the thread span that decides which path the GPU takes.
+Napi::Value aggregate(const Napi::CallbackInfo& cb) {
+  auto offset = typed_arg<Napi::Uint32Array>(cb, 0, "offset");
+  auto used = typed_arg<Napi::Uint32Array>(cb, 1, "used");
+  auto index = typed_arg<Napi::Uint32Array>(cb, 2, "index");
+  auto buffer = typed_arg<Napi::BigUint64Array>(cb, 3, "buffer");
+  const int c = window_arg(cb, 4);
+  const uint32_t stride = u32_arg(cb, 5, "stride");
+  const uint32_t T = uint32_t(offset.ElementLength()), M = 1u << (c - 2);
+  if (used.ElementLength() != T || index.ElementLength() != gpu::buffer_slots(T, c) ||
+      buffer.ElementLength() != index.ElementLength() || stride == 0)
+    fail(cb.Env(), "inconsistent buffer arrays");
+  const gpu::BufferView v{offset.Data(), index.Data(), used.Data(), T};
+  std::vector<uint64_t> light(M), heavy(M);
+  std::vector<uint32_t> pieces(M);
+  for (uint32_t p = 0; p < M; ++p) {
+    const uint32_t b = p + 1;
+    const gpu::PieceRange r = gpu::pieces_of(v, b);
+    pieces[p] = r.t1 > r.t0 ? r.t1 - r.t0 : 0;
+    uint64_t s = 0;
+    gpu::for_each_piece(v, b, r, 0, 1, [&](uint32_t slot) { s += buffer[slot]; });
+    light[p] = s;
+    uint64_t h = 0;
+    for (uint32_t k = 0; k < stride; ++k) {
+      uint64_t part = 0;
+      gpu::for_each_piece(v, b, r, k, stride, [&](uint32_t slot) { part += buffer[slot]; });
+      h += part;
+    }
+    heavy[p] = h;
+  }
+  Napi::Env env = cb.Env();
+  auto o = Napi::Object::New(env);
+  o.Set("buckets", u64_array(env, light));
+  o.Set("heavy", u64_array(env, heavy));
+  o.Set("pieces", u32_array(env, pieces));
+  return o;
+}
+
+// reduceSchedule(c) → { layered: Uint32Array, tree: Uint32Array }: per round, every task's
+// (dst, src), flattened as [round, dst, src] triples.
+Napi::Value reduce_schedule(const Napi::CallbackInfo& cb) {
+  const int c = window_arg(cb, 0);
+  const int log_m = gpu::log2_buckets(c);
+  std::vector<uint32_t> layered, tree;
+  for (int r = 1; r <= log_m; ++r) {
+    for (uint32_t t = 0; t < gpu::layered_tasks(log_m); ++t) {
+      const gpu::Task k = gpu::layered_task(log_m, r, t);
+      layered.insert(layered.end(), {uint32_t(r), k.dst, k.src});
+    }
+    for (uint32_t t = 0; t < gpu::tree_tasks(log_m, r); ++t) {
+      const gpu::Task k = gpu::tree_task(r, t);
+      tree.insert(tree.end(), {uint32_t(r), k.dst, k.src});
+    }
+  }
+  Napi::Env env = cb.Env();
+  auto o = Napi::Object::New(env);
+  o.Set("layered", u32_array(env, layered));
+  o.Set("tree", u32_array(env, tree));
+  return o;
+}
+
+// reduceIntegers(c, buckets: BigUint64Array(2^(c−2)), reverse) → { suffix, bhat1, total, q }:
+// the reduce kernel's sequence (layered rounds, B̂_1 saved, tree, Q = 2·Σ − B̂_1) on integers
+// mod 2^64, each round's tasks run in order or in reverse (they must be independent).
+Napi::Value reduce_integers(const Napi::CallbackInfo& cb) {
+  const int c = window_arg(cb, 0);
+  auto in = typed_arg<Napi::BigUint64Array>(cb, 1, "buckets");
+  const bool reverse = cb.Length() > 2 && cb[2].ToBoolean();
+  const int log_m = gpu::log2_buckets(c);
+  const uint32_t M = 1u << log_m;
+  if (in.ElementLength() != M) fail(cb.Env(), "expected 2^(c−2) buckets");
+  std::vector<uint64_t> B(in.Data(), in.Data() + M);
+  auto run = [&](uint32_t count, auto task) {
+    for (uint32_t i = 0; i < count; ++i) {
+      const gpu::Task k = task(reverse ? count - 1 - i : i);
+      B[k.dst] += B[k.src];
+    }
+  };
+  for (int r = 1; r <= log_m; ++r) run(gpu::layered_tasks(log_m), [&](uint32_t t) { return gpu::layered_task(log_m, r, t); });
+  const std::vector<uint64_t> suffix = B;
+  const uint64_t bhat1 = B[0];
+  for (int r = 1; r <= log_m; ++r) run(gpu::tree_tasks(log_m, r), [&](uint32_t t) { return gpu::tree_task(r, t); });
+  Napi::Env env = cb.Env();
+  auto o = Napi::Object::New(env);
+  o.Set("suffix", u64_array(env, suffix));
+  o.Set("bhat1", Napi::BigInt::New(env, bhat1));
+  o.Set("total", Napi::BigInt::New(env, B[0]));
+  o.Set("q", Napi::BigInt::New(env, uint64_t(2 * B[0] - bhat1)));
+  return o;
+}
+
+}  // namespace
+
+void register_stages(Napi::Object t) {
+  Napi::Env env = t.Env();
+  t.Set("recodeTable", Napi::Function::New(env, recode_table, "recodeTable"));
+  t.Set("recodeScalars", Napi::Function::New(env, recode_scalars, "recodeScalars"));
+  t.Set("numWindows", Napi::Function::New(env, num_windows, "numWindows"));
+  t.Set("chooseWindow", Napi::Function::New(env, choose_window, "chooseWindow"));
+  t.Set("accumulate", Napi::Function::New(env, accumulate, "accumulate"));
+  t.Set("aggregate", Napi::Function::New(env, aggregate, "aggregate"));
+  t.Set("reduceSchedule", Napi::Function::New(env, reduce_schedule, "reduceSchedule"));
+  t.Set("reduceIntegers", Napi::Function::New(env, reduce_integers, "reduceIntegers"));
+}
+
+}  // namespace msm::testing

@@ -1,0 +1,203 @@
+// Tools for the tests and the development bench: the point generator (P_i = (s + i·t)·G on all
+// cores), the CUDA engine timed alone, and the native self-tests of the device field arithmetic and
+// of the CPU backend's AVX-512 IFMA path.
+#include <napi.h>
+
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "common/codec.hpp"
+#include "common/parallel.hpp"
+#include "curves/all.hpp"
+#include "ec/xyzz.hpp"
+#include "engine.hpp"
+#include "hooks.hpp"
+#include "simd_selftest.hpp"
+#include "addon/errors.hpp"
+#if defined(MSM_WITH_CUDA)
+#include "gpu_selftest.hpp"
+#endif
+
+namespace msm::testing {
+namespace {
+
+// P_i = (s + i·t)·G for i < n, canonical little-endian x‖y (all zeros for O), on all cores:
+// each thread walks its range by mixed additions of t·G and normalises it with one inversion.
+template <class G>
+std::vector<uint8_t> generate_points(size_t n, const uint64_t* s, const uint64_t* t) {
+  using F = typename G::field;
+  using A = ec::Affine<F>;
+  using X = ec::XYZZ<F>;
+  const A g{F::to_mont(F::template from_table<typename G::gen_x>()), F::to_mont(F::template from_table<typename G::gen_y>())};
+  const A S = ec::scalar_mul(g, s, 4).to_affine(), Tp = ec::scalar_mul(g, t, 4).to_affine();
+  std::vector<uint8_t> out(n * 2 * F::BYTES, 0);
+  parallel_ranges(n, default_threads(0), 1024, [&](size_t lo, size_t hi) {
+    const uint64_t idx[1] = {uint64_t(lo)};
+    X acc = ec::scalar_mul(Tp, idx, 1).add(S);
+    std::vector<X> xs(hi - lo);
+    std::vector<F> pre(hi - lo);
+    F run = F::one();
+    for (size_t i = lo; i < hi; ++i) {
+      xs[i - lo] = acc;
+      if (!acc.is_inf()) run = run * (acc.ZZ * acc.ZZZ);
+      pre[i - lo] = run;
+      acc = acc.add(Tp);
+    }
+    F inv = run.inverse();
+    for (size_t i = hi; i-- > lo;) {
+      const X& x = xs[i - lo];
+      if (x.is_inf()) continue;
+      const F d = inv * (i > lo ? pre[i - lo - 1] : F::one());  // (ZZ·ZZZ)⁻¹
+      inv = inv * (x.ZZ * x.ZZZ);
+      F::from_mont(x.X * (x.ZZZ * d)).store_le(&out[i * 2 * F::BYTES]);
+      F::from_mont(x.Y * (x.ZZ * d)).store_le(&out[i * 2 * F::BYTES + F::BYTES]);
+    }
+  });
+  return out;
+}
+
+// generatePoints(curve, n, s: Uint8Array(32), t: Uint8Array(32)) → Uint8Array (canonical x‖y).
+Napi::Value generate_points_js(const Napi::CallbackInfo& cb) {
+  if (cb.Length() < 1 || !cb[0].IsString()) fail(cb.Env(), "expected a curve");
+  const std::string name = cb[0].As<Napi::String>();
+  const uint32_t n = u32_arg(cb, 1, "n");
+  auto sb = typed_arg<Napi::Uint8Array>(cb, 2, "s");
+  auto tb = typed_arg<Napi::Uint8Array>(cb, 3, "t");
+  if (sb.ByteLength() != 32 || tb.ByteLength() != 32) fail(cb.Env(), "s and t are 32 bytes");
+  uint64_t s[4] = {}, t[4] = {};
+  for (int i = 0; i < 32; ++i) s[i / 8] |= uint64_t(sb[i]) << (8 * (i % 8)), t[i / 8] |= uint64_t(tb[i]) << (8 * (i % 8));
+  const std::vector<uint8_t> v =
+      visit_curve(curve_arg(cb.Env(), name), [&](auto g) { return generate_points<decltype(g)>(n, s, t); });
+  auto a = Napi::Uint8Array::New(cb.Env(), v.size());
+  if (!v.empty()) std::memcpy(a.Data(), v.data(), v.size());
+  return a;
+}
+
+// The (curve, count, seed) arguments and { checked, mismatches, first } result of the field
+// self-tests.
+struct SelftestArgs {
+  std::string curve;
+  uint32_t count, seed;
+};
+[[maybe_unused]] SelftestArgs selftest_args(const Napi::CallbackInfo& cb) {
+  if (cb.Length() < 1 || !cb[0].IsString()) fail(cb.Env(), "expected a curve");
+  return SelftestArgs{cb[0].As<Napi::String>(), u32_arg(cb, 1, "count"), u32_arg(cb, 2, "seed")};
+}
+[[maybe_unused]] Napi::Object selftest_result(Napi::Env env, double checked, double mismatches, const std::string& first) {
+  auto o = Napi::Object::New(env);
+  o.Set("checked", checked);
+  o.Set("mismatches", mismatches);
+  o.Set("first", first);
+  return o;
+}
+
+// gpuFieldSelftest(curve, count, seed) → { checked, mismatches, first } (CUDA builds only).
+Napi::Value gpu_field_selftest(const Napi::CallbackInfo& cb) {
+  Napi::Env env = cb.Env();
+#if defined(MSM_WITH_CUDA)
+  const SelftestArgs a = selftest_args(cb);
+  const uint32_t count = a.count, seed = a.seed;
+  const CurveId id = curve_arg(env, a.curve);
+  try {
+    const gpu::FieldSelftest r = gpu::field_selftest(id, count, seed);
+    return selftest_result(env, double(r.checked), double(r.mismatches), r.first);
+  } catch (const EngineError&) {
+    throw Napi::Error(env, addon::Failure::from_current_exception().to_js(env));
+  }
+#else
+  return env.Undefined();
+#endif
+}
+
+// engineBench(curve, points: Uint8Array (canonical x‖y), scalars: Uint8Array, runs, windowBits, tau)
+//   → { setupMs, runsMs: number[], deviceMemory, windowBits, tau, result: Uint8Array }
+// The CUDA engine alone (no N-API argument copies): context creation (upload + table) timed
+// apart; each run uploads the scalars, computes and downloads the result. CUDA builds only.
+Napi::Value engine_bench(const Napi::CallbackInfo& cb) {
+  Napi::Env env = cb.Env();
+#if defined(MSM_WITH_CUDA)
+  if (cb.Length() < 1 || !cb[0].IsString()) fail(env, "expected a curve");
+  const std::string name = cb[0].As<Napi::String>();
+  auto pts = typed_arg<Napi::Uint8Array>(cb, 1, "points");
+  auto sc = typed_arg<Napi::Uint8Array>(cb, 2, "scalars");
+  const uint32_t runs = u32_arg(cb, 3, "runs");
+  EngineOptions opt;
+  opt.window_bits = int(u32_arg(cb, 4, "windowBits"));
+  opt.tau = cb.Length() > 5 && cb[5].IsNumber() ? cb[5].As<Napi::Number>().Int32Value() : -1;
+  const CurveId id = curve_arg(env, name);
+  const size_t fb = curve_shape(id).field_bytes, n = pts.ByteLength() / (2 * fb);
+  if (sc.ByteLength() != 32 * n) fail(env, "scalars must be 32 bytes per point");
+  try {
+    AffineBuffer buf = decode_points(id, pts.Data(), n, PointFormat::Canonical, Validation::None, 0);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto eng = make_cuda_engine(id, std::move(buf), opt);
+    const double setup = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    std::vector<uint8_t> out(2 * fb);
+    eng->msm(sc.Data(), n, out.data());  // warm-up
+    auto times = Napi::Array::New(env, runs);
+    for (uint32_t r = 0; r < runs; ++r) {
+      const auto a = std::chrono::steady_clock::now();
+      eng->msm(sc.Data(), n, out.data());
+      times.Set(r, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count());
+    }
+    auto o = Napi::Object::New(env);
+    o.Set("setupMs", setup);
+    o.Set("runsMs", times);
+    o.Set("deviceMemory", double(eng->device_memory()));
+    o.Set("windowBits", eng->window_bits());
+    o.Set("tau", eng->tau());
+    auto res = Napi::Uint8Array::New(env, out.size());
+    std::memcpy(res.Data(), out.data(), out.size());
+    o.Set("result", res);
+    return o;
+  } catch (const EngineError&) {
+    throw Napi::Error(env, addon::Failure::from_current_exception().to_js(env));
+  }
+#else
+  (void)cb;
+  return env.Undefined();
+#endif
+}
+
+// cpuSimdSelftest(curve, count, seed) → { checked, mismatches, first }, or undefined where the
+// host has no IFMA path (cuda/cpu/simd_selftest.hpp).
+Napi::Value cpu_simd_selftest(const Napi::CallbackInfo& cb) {
+  Napi::Env env = cb.Env();
+#if defined(MSM_HAVE_IFMA)
+  const SelftestArgs a = selftest_args(cb);
+  if (!ff::ifma::host_has_ifma) return env.Undefined();
+  const cpu::SimdSelftest r =
+      visit_curve(curve_arg(env, a.curve), [&](auto g) { return cpu::simd_selftest<decltype(g)>(a.count, a.seed); });
+  return selftest_result(env, double(r.checked), double(r.mismatches), r.first);
+#else
+  (void)cb;
+  return env.Undefined();
+#endif
+}
+
+}  // namespace
+
+void register_tools(Napi::Object t) {
+  Napi::Env env = t.Env();
+  t.Set("generatePoints", Napi::Function::New(env, generate_points_js, "generatePoints"));
+  t.Set("engineBench", Napi::Function::New(env, engine_bench, "engineBench"));
+  t.Set("gpuFieldSelftest", Napi::Function::New(env, gpu_field_selftest, "gpuFieldSelftest"));
+  t.Set("cpuSimdSelftest", Napi::Function::New(env, cpu_simd_selftest, "cpuSimdSelftest"));
+#if defined(MSM_HAVE_IFMA)
+  t.Set("cpuSimdAvailable", ff::ifma::host_has_ifma);
+  t.Set("cpuSimdEnabled", cpu::cpu_simd_enabled());  // available and not turned off by MSM_CPU_SIMD=0
+#else
+  t.Set("cpuSimdAvailable", false);
+  t.Set("cpuSimdEnabled", false);
+#endif
+#if defined(MSM_WITH_CUDA)
+  t.Set("cudaCompiled", true);
+#else
+  t.Set("cudaCompiled", false);
+#endif
+}
+
+}  // namespace msm::testing

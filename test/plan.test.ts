@@ -1,0 +1,113 @@
+// The CUDA context plan (cuda/msm/plan.hpp) on the host, through the test addon: the window size,
+// the precompute depth τ and its memory fallbacks, the constant-time mode lowering c, the Alg. 4
+// thread count, and the layout of the one device allocation, for devices of 16, 24, 48 and 80 GB
+// (no GPU needed). The expected values come from the rules written out here, not from the plan.
+
+import { CURVE_NAMES, type CurveName } from '../lib/curves';
+import { testingAddon, type ContextPlan, type PlanRegions } from './support/testing';
+
+const T = testingAddon;
+const GB = 2 ** 30;
+const DEVICES = [16, 24, 48, 80].map((g) => ({ name: `${g} GB`, free: (g - 1) * GB })); // ~1 GB taken by the context
+const RESIDENT = 132 * 3 * 128; // H100: SMs × blocks × block size
+const TABLE_SHARE = 0.5;
+
+// The largest h ≤ top with (h + 1)·n affine points in TABLE_SHARE of the free memory, or -1.
+function deepestFitting(n: number, affine: number, free: number, top: number): number {
+  for (let h = top; h >= 0; h--) if ((h + 1) * n * affine <= TABLE_SHARE * free) return h;
+  return -1;
+}
+
+function checkLayout(p: ContextPlan, n: number): void {
+  const ct = p.slots !== p.T + p.M; // constant time pads the slots to a power of two
+  const run = ct ? p.homogeneousBytes : p.xyzzBytes;
+  const want: Record<keyof PlanRegions, number> = {
+    table: (p.tau + 1) * n * p.affineBytes,
+    recodeTable: (2 ** p.c + 1) * 4,
+    scalars0: n * 32,
+    scalars1: n * 32,
+    keysIn: p.W * n * 4,
+    valsIn: p.W * n * 4,
+    keys: p.W * n * 4,
+    vals: p.W * n * 4,
+    sortTemp: -1, // CUB's figure (a stand-in on the host)
+    buffer: p.W * p.slots * run,
+    bufOffset: p.W * p.T * 4,
+    bufUsed: p.W * p.T * 4,
+    bufIndex: p.W * p.slots * 4,
+    buckets: p.W * p.M * run,
+    heavy: p.W * p.M * 16,
+    heavyCount: 4,
+    bhat1: p.W * p.xyzzBytes,
+    windowSums: p.W * p.xyzzBytes,
+  };
+  const spans = Object.entries(p.regions).map(([name, [offset, bytes]]) => ({ name, offset, bytes }));
+  expect(spans.map((s) => s.name).sort()).toEqual(Object.keys(want).sort());
+  for (const s of spans) {
+    const w = want[s.name as keyof PlanRegions];
+    if (w >= 0) expect([s.name, s.bytes]).toEqual([s.name, w]);
+    expect(s.offset % 256).toBe(0);
+    expect(s.offset + s.bytes).toBeLessThanOrEqual(p.total);
+  }
+  spans.sort((a, b) => a.offset - b.offset);
+  for (let i = 1; i < spans.length; i++) expect(spans[i].offset).toBeGreaterThanOrEqual(spans[i - 1].offset + spans[i - 1].bytes);
+}
+
+describe.each(CURVE_NAMES)('%s', (curve: CurveName) => {
+  test.each(DEVICES)('2^24 points on a $name device: τ lowered only as far as the table needs, and the context fits', ({ free }) => {
+    const n = 2 ** 24;
+    const p = T().planContext(curve, n, {}, free, RESIDENT);
+    expect(p.c).toBe(T().chooseWindow(curve, n));
+    expect(p.W).toBe(T().numWindows(curve, p.c));
+    expect(p.M).toBe(2 ** (p.c - 2));
+    expect(p.tau).toBe(deepestFitting(n, p.affineBytes, free, p.c - 1));
+    expect(p.tableLowered).toBe(p.tau < p.c - 1);
+    expect(p.T).toBe(Math.max(1, Math.min(Math.floor(RESIDENT / p.W), n)));
+    expect(p.total).toBeLessThanOrEqual(free);
+    checkLayout(p, n);
+  });
+
+  test.each(DEVICES)('constant time on a $name device: τ = c − 1, c lowered until the full table fits', ({ free }) => {
+    const n = 2 ** 24;
+    const p = T().planContext(curve, n, { accumulation: 'constant-time' }, free, RESIDENT);
+    expect(p.tau).toBe(p.c - 1);
+    let c = T().chooseWindow(curve, n);
+    while (c > 4 && deepestFitting(n, p.affineBytes, free, c - 1) < c - 1) c--;
+    expect(p.c).toBe(c);
+    expect(p.slots & (p.slots - 1)).toBe(0);
+    expect(p.slots).toBeGreaterThanOrEqual(p.T + p.M);
+    checkLayout(p, n);
+  });
+
+  test('the full table on an 80 GB device at 2^24; smaller devices get a shallower one', () => {
+    const taus = DEVICES.map(({ free }) => T().planContext(curve, 2 ** 24, {}, free, RESIDENT).tau);
+    expect(taus[3]).toBe(T().planContext(curve, 2 ** 24, {}, DEVICES[3].free, RESIDENT).c - 1);
+    for (let i = 1; i < taus.length; i++) expect(taus[i]).toBeGreaterThanOrEqual(taus[i - 1]);
+    expect(taus[0]).toBeLessThan(taus[3]);
+  });
+
+  test('explicit c and τ are kept; a τ above c − 1, or τ ≠ c − 1 in constant time, is an option error', () => {
+    const p = T().planContext(curve, 1000, { windowBits: 10, tau: 3 }, 80 * GB, RESIDENT);
+    expect([p.c, p.tau, p.tableLowered]).toEqual([10, 3, false]);
+    checkLayout(p, 1000);
+    const expectOptionError = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        expect((e as { code?: string }).code).toBe('ERR_INVALID_OPTION');
+        expect((e as Error).message).toMatch(/tau/);
+        return;
+      }
+      throw new Error('no error');
+    };
+    expectOptionError(() => T().planContext(curve, 1000, { windowBits: 10, tau: 10 }, 80 * GB, RESIDENT));
+    expectOptionError(() => T().planContext(curve, 1000, { windowBits: 10, tau: 5, accumulation: 'constant-time' }, 80 * GB, RESIDENT));
+  });
+
+  test('small inputs: T never exceeds n, and n = 0 allocates nothing', () => {
+    expect(T().planContext(curve, 3, {}, 80 * GB, RESIDENT).T).toBe(3);
+    const empty = T().planContext(curve, 0, {}, 80 * GB, RESIDENT);
+    expect(empty.total).toBe(0);
+    expect(empty.T).toBe(1);
+  });
+});

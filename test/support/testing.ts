@@ -1,0 +1,130 @@
+// The test addon (msm_cuda_testing.node, test/native): every hook it exports, declared once. It is
+// built with the tests (scripts/build-testing.js, npm test's pretest step) and links the same core
+// as the product addon; a checkout whose tests run without it is broken, so loading it throws
+// instead of letting tests skip.
+
+import fs = require('fs');
+import path = require('path');
+
+export interface SelftestResult {
+  checked: number;
+  mismatches: number;
+  first: string;
+}
+
+export interface PlanRegions {
+  table: [number, number]; // [offset, bytes] in the context's one allocation
+  recodeTable: [number, number];
+  scalars0: [number, number];
+  scalars1: [number, number];
+  keysIn: [number, number];
+  valsIn: [number, number];
+  keys: [number, number];
+  vals: [number, number];
+  sortTemp: [number, number];
+  buffer: [number, number];
+  bufOffset: [number, number];
+  bufUsed: [number, number];
+  bufIndex: [number, number];
+  buckets: [number, number];
+  heavy: [number, number];
+  heavyCount: [number, number];
+  bhat1: [number, number];
+  windowSums: [number, number];
+}
+
+export interface ContextPlan {
+  c: number;
+  W: number;
+  tau: number;
+  T: number;
+  M: number;
+  slots: number;
+  tableLowered: boolean;
+  total: number;
+  regions: PlanRegions;
+  affineBytes: number;
+  xyzzBytes: number;
+  homogeneousBytes: number;
+}
+
+export interface TestingAddon {
+  // stages.cpp: the GPU stages' index logic on integers (cuda/msm/*.cuh)
+  recodeTable(c: number): Uint32Array;
+  recodeScalars(c: number, windows: number, scalars: Uint8Array): Uint32Array;
+  numWindows(curve: string, c: number): number;
+  chooseWindow(curve: string, n: number): number;
+  accumulate(
+    keys: Uint32Array,
+    weights: BigUint64Array,
+    T: number,
+    c: number,
+  ): { first: number; offset: Uint32Array; used: Uint32Array; index: Uint32Array; buffer: BigUint64Array };
+  aggregate(
+    offset: Uint32Array,
+    used: Uint32Array,
+    index: Uint32Array,
+    buffer: BigUint64Array,
+    c: number,
+    stride: number,
+  ): { buckets: BigUint64Array; heavy: BigUint64Array; pieces: Uint32Array };
+  reduceSchedule(c: number): { layered: Uint32Array; tree: Uint32Array };
+  reduceIntegers(c: number, buckets: BigUint64Array, reverse: boolean): { suffix: BigUint64Array; bhat1: bigint; total: bigint; q: bigint };
+  // stages_ct.cpp: §5 and the complete formulas
+  accumulateCt(keys: Uint32Array, weights: BigUint64Array, T: number, c: number): { index: Uint32Array; buffer: BigUint64Array };
+  ctAggregate(index: Uint32Array, buffer: BigUint64Array, c: number): BigUint64Array;
+  homogeneousCheck(curve: string, count: number, seed: number): SelftestResult;
+  // tools.cpp
+  generatePoints(curve: string, n: number, s: Uint8Array, t: Uint8Array): Uint8Array; // canonical x‖y
+  engineBench(
+    curve: string,
+    points: Uint8Array,
+    scalars: Uint8Array,
+    runs: number,
+    windowBits: number,
+    tau: number,
+  ): { setupMs: number; runsMs: number[]; deviceMemory: number; windowBits: number; tau: number; result: Uint8Array } | undefined;
+  gpuFieldSelftest(curve: string, count: number, seed: number): SelftestResult | undefined; // undefined without CUDA
+  cpuSimdSelftest(curve: string, count: number, seed: number): SelftestResult | undefined; // undefined without IFMA
+  readonly cpuSimdAvailable: boolean; // the host has AVX-512 IFMA
+  readonly cpuSimdEnabled: boolean; // …and MSM_CPU_SIMD=0 did not turn the path off
+  readonly cudaCompiled: boolean;
+  // plan.cpp: cuda/msm/plan.hpp
+  planContext(
+    curve: string,
+    n: number,
+    options: { windowBits?: number; tau?: number; accumulation?: 'xyzz' | 'homogeneous' | 'constant-time' },
+    freeBytes: number,
+    residentThreads: number,
+  ): ContextPlan;
+}
+
+function packageRoot(): string {
+  let dir = __dirname;
+  while (!fs.existsSync(path.join(dir, 'package.json'))) {
+    const up = path.dirname(dir);
+    if (up === dir) throw new Error(`no package.json above ${__dirname}`);
+    dir = up;
+  }
+  return dir;
+}
+
+/** Where the test addon is looked for: the CMake build tree, then test/native's node-gyp build. */
+export const TESTING_ADDON_PATHS = ['build/Release/msm_cuda_testing.node', 'test/native/build/Release/msm_cuda_testing.node'];
+
+let cached: TestingAddon | undefined;
+
+export function testingAddon(): TestingAddon {
+  if (cached) return cached;
+  const root = packageRoot();
+  const found = TESTING_ADDON_PATHS.map((p) => path.join(root, p)).find((p) => fs.existsSync(p));
+  if (!found) {
+    throw new Error(
+      `the test addon is missing (looked for ${TESTING_ADDON_PATHS.join(', ')}): ` +
+        'build it with `node scripts/build-testing.js` (npm test does)',
+    );
+  }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  cached = require(found) as TestingAddon;
+  return cached;
+}
