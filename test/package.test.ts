@@ -77,6 +77,7 @@ test('its type declarations serve a strict TypeScript consumer', () => {
      }
      export const g = (p: AffinePoint[]) => msm('bn254', p, p.map(() => 1n));
      export const cuda: boolean = info().cuda.available;
+     export const most: number | undefined = info().limits?.cpu.windowBits[1];
      // @ts-expect-error: not a curve
      msm('secp256k1', [], []);
      // @ts-expect-error: not a backend
