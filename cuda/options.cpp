@@ -33,13 +33,18 @@ void check_options(Backend b, const EngineOptions& opt) {
   const BackendLimits& l = backend_limits(b);
   if (opt.window_bits != 0 && !l.window_bits.contains(opt.window_bits))
     bad(b, "windowBits", range(l.window_bits), opt.window_bits);
-  if (opt.tau != -1 && l.tau.lo <= l.tau.hi && !l.tau.contains(opt.tau)) bad(b, "tau", range(l.tau), opt.tau);
+  if (opt.tau != -1 && !l.tau.empty() && !l.tau.contains(opt.tau)) bad(b, "tau", range(l.tau), opt.tau);
   if (!l.threads.contains(opt.threads)) bad(b, "threads", range(l.threads), opt.threads);
   const int mode = int(opt.accumulation);
-  if (mode < 0 || mode >= kAccumulationCount || !l.accumulation[mode])
-    throw EngineError("ERR_INVALID_OPTION",
-                      std::string("accumulation mode '") + (mode >= 0 && mode < kAccumulationCount ? kAccumulationNames[mode] : "?") +
-                          "' is not supported by the " + kBackendNames[int(b)] + " backend");
+  if (mode < 0 || mode >= kAccumulationCount || !l.accumulation[mode]) {
+    std::string modes;
+    for (int m = 0; m < kAccumulationCount; ++m)
+      if (l.accumulation[m]) modes += std::string(modes.empty() ? "'" : ", '") + kAccumulationNames[m] + "'";
+    throw EngineError("ERR_INVALID_OPTION", std::string("option 'accumulation' must be ") + modes + " on the " +
+                                                kBackendNames[int(b)] + " backend (got '" +
+                                                (mode >= 0 && mode < kAccumulationCount ? kAccumulationNames[mode] : "?") +
+                                                "')");
+  }
   if (opt.device < 0) bad(b, "device", "a device index ≥ 0", opt.device);
 }
 

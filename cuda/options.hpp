@@ -33,10 +33,12 @@ struct EngineOptions {
 struct IntRange {
   int lo, hi;
   bool contains(int v) const { return v >= lo && v <= hi; }
+  bool empty() const { return lo > hi; }  // the backend does not use the option
 };
 
-// What one backend accepts. An option a backend does not use (τ on the CPU) has an empty range
-// and is ignored there; 0 (c, threads) and −1 (τ) always mean "the backend chooses".
+// What one backend accepts (reported by info().limits). An option a backend does not use (τ on
+// the CPU) has an empty range and is ignored there; 0 (c, threads) and −1 (τ) always mean "the
+// backend chooses".
 struct BackendLimits {
   IntRange window_bits;  // explicit c
   IntRange tau;          // explicit τ; the CUDA plan also needs τ ≤ c − 1 (τ = c − 1 in constant time)

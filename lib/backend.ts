@@ -2,7 +2,7 @@
 
 import { MsmError } from './errors';
 import { loadNative, type NativeBackend, type NativeBinding } from './native';
-import type { ResolvedOptions } from './validate';
+import { checkDevice, checkLimits, type ResolvedOptions } from './validate';
 
 /**
  * With backend 'auto', inputs of at least this many points go to CUDA (when available). Measured
@@ -28,23 +28,25 @@ export function nativeBinding(): NativeBinding {
   }
 }
 
-export function chooseBackend(native: NativeBinding, n: number, opts: Pick<ResolvedOptions, 'backend' | 'constantTime' | 'accumulation'>): NativeBackend {
-  const { cuda } = native.info();
-  const unavailable = () =>
-    new MsmError('ERR_CUDA_UNAVAILABLE', `CUDA backend unavailable: ${cuda.reason ?? 'unknown reason'}`);
-  switch (opts.backend) {
-    case 'cpu':
-      return 'cpu';
-    case 'cuda':
-      if (!cuda.available) throw unavailable();
-      return 'cuda';
-    default:
-      // constantTime and the homogeneous accumulation exist only on cuda: 'auto' must not
-      // quietly drop them.
-      if (opts.constantTime || opts.accumulation !== 'xyzz') {
-        if (!cuda.available) throw unavailable();
-        return 'cuda';
-      }
-      return cuda.available && n >= AUTO_CUDA_MIN_POINTS ? 'cuda' : 'cpu';
+/**
+ * The backend that runs n points with these options, after checking the options against its
+ * limits (validate.ts checkLimits) and then that it is usable here.
+ */
+export function chooseBackend(native: NativeBinding, n: number, opts: ResolvedOptions): NativeBackend {
+  const { cuda, limits } = native.info();
+  const backend: NativeBackend =
+    opts.backend !== 'auto'
+      ? opts.backend
+      : // an accumulation mode the CPU lacks (constant time, homogeneous): 'auto' must not quietly drop it
+        !limits.cpu.accumulation.includes(opts.accumulation)
+        ? 'cuda'
+        : cuda.available && n >= AUTO_CUDA_MIN_POINTS
+          ? 'cuda'
+          : 'cpu';
+  checkLimits(opts, backend, limits, n);
+  if (backend === 'cuda') {
+    if (!cuda.available) throw new MsmError('ERR_CUDA_UNAVAILABLE', `CUDA backend unavailable: ${cuda.reason ?? 'unknown reason'}`);
+    checkDevice(opts, cuda.devices.length);
   }
+  return backend;
 }

@@ -22,25 +22,19 @@ import {
   type ScalarsInput,
 } from './validate';
 
-/** The CPU backend's largest window (cuda/cpu/engine.cpp): 2^20 buckets per thread and window. */
-export const CPU_MAX_WINDOW_BITS = 20;
-
 const INFINITY = (): AffinePoint => ({ x: 0n, y: 0n });
 
 /** Create the native context for prepared points (n > 0); used by MsmContext.create and msm(). */
 export async function openNative(curve: Curve, points: PreparedPoints, opts: ResolvedOptions, site: CallSite): Promise<{ ctx: NativeContext; backend: NativeBackend }> {
   const native = nativeBinding();
   const backend = chooseBackend(native, points.n, opts);
-  if (backend === 'cpu' && opts.windowBits > CPU_MAX_WINDOW_BITS) {
-    throw new MsmError('ERR_INVALID_OPTION', `option 'windowBits' must be at most ${CPU_MAX_WINDOW_BITS} on the cpu backend (got ${opts.windowBits})`);
-  }
   const ctx = await native
     .createContext(curve.name, points.bytes, NATIVE_FORMAT[points.format], NATIVE_VALIDATE[opts.validate], {
       backend,
       device: opts.device,
       windowBits: opts.windowBits,
       tau: opts.tau,
-      accumulation: opts.constantTime ? 'constant-time' : opts.accumulation,
+      accumulation: opts.accumulation,
       threads: opts.threads,
     })
     .catch(rethrowAt(site));

@@ -6,14 +6,14 @@ import { openNative } from './context';
 import { CURVE_NAMES, type CurveName } from './curves';
 import { decodePoint, type AffinePoint } from './encoding';
 import { CallSite, MsmError, rethrowAt } from './errors';
-import type { NativeDeviceInfo } from './native';
-import { checkCurve, checkOptions, checkPoints, checkScalars, NATIVE_FORMAT, type MsmOptions, type PointsInput, type ScalarsInput } from './validate';
+import type { NativeBackendLimits, NativeDeviceInfo } from './native';
+import { checkCurve, checkOptions, checkPoints, checkScalars, NATIVE_FORMAT, type AccumulationMode, type MsmOptions, type PointsInput, type ScalarsInput } from './validate';
 
 export { MsmContext } from './context';
 export { CURVES, CURVE_NAMES, type Curve, type CurveName } from './curves';
 export { ERROR_CODES, MsmError, type MsmErrorCode } from './errors';
 export type { AffinePoint, ByteFormat } from './encoding';
-export type { BackendChoice, CallOptions, MsmOptions, PointFormat, PointValidation, PointsInput, ScalarsInput } from './validate';
+export type { AccumulationMode, BackendChoice, CallOptions, MsmOptions, PointFormat, PointValidation, PointsInput, ScalarsInput } from './validate';
 export { AUTO_CUDA_MIN_POINTS } from './backend';
 
 /**
@@ -44,6 +44,23 @@ export interface CudaDeviceInfo {
   multiProcessors: number;
 }
 
+/**
+ * What one backend accepts; `msm()` and `MsmContext.create()` reject other values with
+ * ERR_INVALID_OPTION. Ranges are inclusive, of explicit values.
+ */
+export interface BackendLimits {
+  /** Option `windowBits`: [lo, hi]. */
+  windowBits: [number, number];
+  /** Option `tau`: [lo, hi] (and at most windowBits − 1), or null where the backend has no τ and ignores it. */
+  tau: [number, number] | null;
+  /** Option `threads`: [lo, hi] (0 = all cores). */
+  threads: [number, number];
+  /** Points per call or context. */
+  maxPoints: number;
+  /** The accumulation modes it runs ('constant-time' is `constantTime: true`). */
+  accumulation: AccumulationMode[];
+}
+
 export interface Info {
   /** Package version of the native addon (null when it did not load). */
   version: string | null;
@@ -63,6 +80,12 @@ export interface Info {
     driverVersion: number;
     devices: CudaDeviceInfo[];
   };
+  /** What each backend accepts (the addon's table, so null when it did not load). */
+  limits: { cpu: BackendLimits; cuda: BackendLimits } | null;
+}
+
+function copyLimits(l: NativeBackendLimits): BackendLimits {
+  return { windowBits: [...l.windowBits], tau: l.tau && [...l.tau], threads: [...l.threads], maxPoints: l.maxPoints, accumulation: [...l.accumulation] };
 }
 
 /** What this installation can do: backends, GPUs, and why CUDA is unavailable when it is. */
@@ -80,6 +103,7 @@ export function info(): Info {
       native: { loaded: false, error: why },
       cpu: { available: false, threads: 0 },
       cuda: { compiled: false, available: false, reason: why, runtimeVersion: 0, driverVersion: 0, devices: [] },
+      limits: null,
     };
   }
   const n = native.info();
@@ -92,5 +116,6 @@ export function info(): Info {
     native: { loaded: true, error: null },
     cpu: { available: true, threads: n.cpu.threads },
     cuda: { ...n.cuda, reason: n.cuda.available ? null : n.cuda.reason ?? 'unknown reason', devices },
+    limits: { cpu: copyLimits(n.limits.cpu), cuda: copyLimits(n.limits.cuda) },
   };
 }

@@ -10,7 +10,10 @@
 //
 // Native errors are plain Errors carrying `code` and, where an input element is at fault, `index`.
 // lib/errors.ts turns them into MsmError. Codes the addon raises:
-//   ERR_INVALID_ARGUMENT       malformed call (wrong types, byte length not a multiple, bad option)
+//   ERR_INVALID_ARGUMENT       malformed call (wrong types, byte length not a multiple, options not
+//                              an object, more points than the backend's maxPoints)
+//   ERR_INVALID_OPTION         an option of the wrong shape, or outside the backend's limits (the
+//                              message names it): the native re-check of lib/validate.ts
 //   ERR_UNKNOWN_CURVE          curve id not built into the addon
 //   ERR_LENGTH_MISMATCH        scalars byte length ≠ size·32
 //   ERR_POINT_ENCODING         a coordinate ≥ p (index = point)
@@ -24,6 +27,7 @@
 
 import nodeGypBuild = require('node-gyp-build');
 import path = require('path');
+import type { AccumulationMode } from './validate';
 
 export type NativeBackend = 'cpu' | 'cuda';
 
@@ -33,6 +37,17 @@ export interface NativeDeviceInfo {
   computeCapability: string; // "9.0"
   totalMemory: number; // bytes
   multiProcessors: number;
+}
+
+// One backend's row of cuda/options.hpp backend_limits(): what its options may be. Ranges are
+// inclusive [lo, hi] of an explicit value (0 for windowBits and threads, -1 for tau, mean "the
+// backend chooses" and are always accepted).
+export interface NativeBackendLimits {
+  windowBits: [number, number];
+  tau: [number, number] | null; // null: the backend has no τ and ignores the option
+  threads: [number, number];
+  maxPoints: number; // bases per context
+  accumulation: AccumulationMode[]; // the modes it runs
 }
 
 export interface NativeInfo {
@@ -47,6 +62,8 @@ export interface NativeInfo {
     driverVersion: number; // 0 when no driver
     devices: NativeDeviceInfo[];
   };
+  // Static (the build's table): reported for both backends, whether CUDA is compiled in or not.
+  limits: Record<NativeBackend, NativeBackendLimits>;
 }
 
 export interface NativeContextOptions {
@@ -54,7 +71,7 @@ export interface NativeContextOptions {
   device: number; // CUDA device index (ignored on cpu)
   windowBits: number; // c; 0 = chosen by the backend's cost model
   tau: number; // precompute depth τ (cuda); -1 = backend default
-  accumulation: 'xyzz' | 'homogeneous' | 'constant-time'; // cuda/options.hpp Accumulation
+  accumulation: AccumulationMode; // cuda/options.hpp Accumulation
   threads: number; // cpu worker threads; 0 = all cores
 }
 

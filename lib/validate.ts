@@ -1,18 +1,30 @@
 // The one validation layer: every argument of the public API is checked here, synchronously and
-// before any native code runs, and turned into the plain shapes lib/native.ts expects. What only
-// the native parser can check cheaply (coordinates of packed points < p, on-curve and subgroup
-// membership, packed scalars < r) is left to it; its errors come back as MsmError too.
+// before any native work, and turned into the plain shapes lib/native.ts expects. Options are
+// checked in two steps: their shape (type, enum) by checkOptions, then, once the backend is known
+// (lib/backend.ts chooseBackend), their values against that backend's row of the addon's limits
+// table (info().limits, cuda/options.hpp) by checkLimits. What only the native parser can check
+// cheaply (coordinates of packed points < p, on-curve and subgroup membership, packed scalars < r)
+// is left to it; its errors come back as MsmError too.
 
 import { CURVES, CURVE_NAMES, isCurveName, type Curve } from './curves';
 import { encodePoints, encodeScalars, type AffinePoint, type ByteFormat } from './encoding';
 import { MsmError } from './errors';
+import type { NativeBackend, NativeBackendLimits } from './native';
 
 export type BackendChoice = 'auto' | 'cuda' | 'cpu';
 export type PointValidation = 'subgroup' | 'curve' | 'none';
 export type PointFormat = ByteFormat | 'lem';
 export type Accumulation = 'xyzz' | 'homogeneous';
+/**
+ * The accumulation mode a call runs: the options `constantTime` and `accumulation` resolved into
+ * one name, as the addon and its limits table spell it (cuda/options.hpp kAccumulationNames).
+ */
+export type AccumulationMode = Accumulation | 'constant-time';
 
-/** Options of `msm()` and `MsmContext.create()`. */
+/**
+ * Options of `msm()` and `MsmContext.create()`. The ranges of `windowBits`, `tau` and `threads`,
+ * and the accumulation modes, are those of the backend that runs the call: `info().limits`.
+ */
 export interface MsmOptions {
   /** 'auto' (default): cuda when available and n is large enough, else cpu. */
   backend?: BackendChoice;
@@ -55,8 +67,7 @@ export interface ResolvedOptions {
   device: number;
   windowBits: number; // 0 = backend's choice
   tau: number; // -1 = backend's choice
-  constantTime: boolean;
-  accumulation: Accumulation;
+  accumulation: AccumulationMode; // constantTime: true is 'constant-time'
   validate: PointValidation;
   pointFormat: ByteFormat;
   scalarFormat: ByteFormat;
@@ -86,9 +97,13 @@ function oneOf<T extends string>(name: string, value: unknown, allowed: readonly
   throw optionError(name, `one of ${allowed.map((a) => `'${a}'`).join(', ')}`, value);
 }
 
-function intIn(name: string, value: unknown, lo: number, hi: number): number {
-  if (typeof value === 'number' && Number.isInteger(value) && value >= lo && value <= hi) return value;
-  throw optionError(name, `an integer in [${lo}, ${hi}]`, value);
+// The addon takes these options as C ints.
+const INT_MAX = 2 ** 31 - 1;
+
+// The shape of an integer option; the values a backend accepts are checkLimits' business.
+function intFrom(name: string, value: unknown, lo: 0 | 1): number {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= lo && value <= INT_MAX) return value;
+  throw optionError(name, typeof value === 'number' && value > INT_MAX ? 'below 2^31' : lo === 0 ? 'a non-negative integer' : 'a positive integer', value);
 }
 
 const OPTION_NAMES = ['backend', 'device', 'windowBits', 'tau', 'constantTime', 'accumulation', 'validate', 'pointFormat', 'scalarFormat', 'threads'];
@@ -113,33 +128,60 @@ export function checkOptions(options: unknown): ResolvedOptions {
   }
   const has = (k: string) => explicit.has(k);
   const pointFormat = has('pointFormat') ? oneOf('pointFormat', o.pointFormat, ['canonical', 'montgomery', 'lem']) : 'canonical';
-  const resolved: ResolvedOptions = {
-    backend: has('backend') ? oneOf('backend', o.backend, ['auto', 'cuda', 'cpu']) : 'auto',
-    device: has('device') ? intIn('device', o.device, 0, 1023) : 0,
-    windowBits: has('windowBits') ? intIn('windowBits', o.windowBits, 1, 30) : 0,
-    tau: has('tau') ? intIn('tau', o.tau, 0, 64) : -1,
-    constantTime: false,
-    accumulation: has('accumulation') ? oneOf('accumulation', o.accumulation, ['xyzz', 'homogeneous']) : 'xyzz',
+  const backend = has('backend') ? oneOf('backend', o.backend, ['auto', 'cuda', 'cpu']) : 'auto';
+  const device = has('device') ? intFrom('device', o.device, 0) : 0;
+  const windowBits = has('windowBits') ? intFrom('windowBits', o.windowBits, 1) : 0;
+  const tau = has('tau') ? intFrom('tau', o.tau, 0) : -1;
+  if (has('constantTime') && typeof o.constantTime !== 'boolean') throw optionError('constantTime', 'a boolean', o.constantTime);
+  const accumulation = has('accumulation') ? oneOf('accumulation', o.accumulation, ['xyzz', 'homogeneous']) : 'xyzz';
+  if (o.constantTime === true && accumulation !== 'xyzz') {
+    throw new MsmError('ERR_INVALID_OPTION', "options 'constantTime' and 'accumulation' 'homogeneous' exclude each other: the double-point accumulation is not constant-time");
+  }
+  return {
+    backend,
+    device,
+    windowBits,
+    tau,
+    accumulation: o.constantTime === true ? 'constant-time' : accumulation,
     validate: has('validate') ? oneOf('validate', o.validate, ['subgroup', 'curve', 'none']) : 'curve',
     pointFormat: pointFormat === 'lem' ? 'montgomery' : pointFormat,
     scalarFormat: has('scalarFormat') ? oneOf('scalarFormat', o.scalarFormat, ['canonical', 'montgomery']) : 'canonical',
-    threads: has('threads') ? intIn('threads', o.threads, 0, 4096) : 0,
+    threads: has('threads') ? intFrom('threads', o.threads, 0) : 0,
     explicit,
   };
-  if (has('constantTime')) {
-    if (typeof o.constantTime !== 'boolean') throw optionError('constantTime', 'a boolean', o.constantTime);
-    resolved.constantTime = o.constantTime;
+}
+
+/**
+ * The options' values against the limits of the backend that will run them (info().limits, the
+ * addon's one table), and the size n of the input against its points per context. The table is
+ * static, so this runs before CUDA's availability is known: a value out of range is
+ * ERR_INVALID_OPTION on every machine.
+ */
+export function checkLimits(opts: ResolvedOptions, backend: NativeBackend, limits: Readonly<Record<NativeBackend, NativeBackendLimits>>, n: number): void {
+  const l = limits[backend];
+  const inRange = (name: string, value: number, [lo, hi]: readonly [number, number]) => {
+    if (value < lo || value > hi) throw optionError(name, `an integer in [${lo}, ${hi}] on the ${backend} backend`, value);
+  };
+  if (opts.explicit.has('windowBits')) inRange('windowBits', opts.windowBits, l.windowBits);
+  // τ is ignored by a backend without one (null), as under 'auto' when the CPU is picked.
+  if (opts.explicit.has('tau') && l.tau) inRange('tau', opts.tau, l.tau);
+  if (opts.explicit.has('threads')) inRange('threads', opts.threads, l.threads);
+  if (!l.accumulation.includes(opts.accumulation)) {
+    const option = opts.accumulation === 'constant-time' ? "option 'constantTime'" : `option 'accumulation' '${opts.accumulation}'`;
+    const others = (Object.keys(limits) as NativeBackend[]).filter((b) => limits[b].accumulation.includes(opts.accumulation));
+    const where = others.length ? `is supported by the ${others.join(' and ')} backend only` : 'is not supported by any backend';
+    throw new MsmError('ERR_INVALID_OPTION', `${option} ${where} (backend is '${backend}')`);
   }
-  if (resolved.constantTime && resolved.backend === 'cpu') {
-    throw new MsmError('ERR_INVALID_OPTION', "option 'constantTime' is supported by the cuda backend only (backend is 'cpu')");
+  if (n > l.maxPoints) {
+    throw new MsmError('ERR_INVALID_ARGUMENT', `the ${backend} backend takes at most ${l.maxPoints} points per context (got ${n})`);
   }
-  if (resolved.accumulation !== 'xyzz' && resolved.backend === 'cpu') {
-    throw new MsmError('ERR_INVALID_OPTION', `option 'accumulation' '${resolved.accumulation}' is supported by the cuda backend only (backend is 'cpu')`);
+}
+
+/** The CUDA device index against the devices there are (where CUDA is available). */
+export function checkDevice(opts: ResolvedOptions, devices: number): void {
+  if (opts.device >= devices) {
+    throw optionError('device', `a CUDA device index in [0, ${devices - 1}]`, opts.device);
   }
-  if (resolved.constantTime && resolved.accumulation !== 'xyzz') {
-    throw new MsmError('ERR_INVALID_OPTION', "options 'constantTime' and 'accumulation' 'homogeneous' exclude each other: the double-point accumulation is not constant-time");
-  }
-  return resolved;
 }
 
 export function checkCallOptions(options: unknown, defaults: ResolvedOptions): ResolvedOptions {

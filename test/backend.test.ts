@@ -5,6 +5,12 @@ import type { NativeBinding, NativeContextOptions, NativeInfo } from '../lib/nat
 
 const calls: { fn: string; args: unknown[] }[] = [];
 let cudaAvailable = false;
+// Not the addon's numbers: validation must read them from info().limits, not know its own.
+const fakeLimits = (): NativeInfo['limits'] => ({
+  cpu: { windowBits: [1, 12], tau: null, threads: [0, 8], maxPoints: 1000, accumulation: ['xyzz'] },
+  cuda: { windowBits: [3, 10], tau: [0, 5], threads: [0, 6], maxPoints: 500, accumulation: ['xyzz', 'homogeneous', 'constant-time'] },
+});
+let limits = fakeLimits();
 
 function fakeInfo(): NativeInfo {
   return {
@@ -19,6 +25,7 @@ function fakeInfo(): NativeInfo {
       driverVersion: cudaAvailable ? 13000 : 0,
       devices: cudaAvailable ? [{ index: 0, name: 'Fake GPU', computeCapability: '9.0', totalMemory: 80e9, multiProcessors: 132 }] : [],
     },
+    limits,
   };
 }
 
@@ -54,6 +61,7 @@ jest.mock('../lib/native', () => ({ loadNative: () => fake }));
 
 import { AUTO_CUDA_MIN_POINTS, info, msm, MsmContext, MsmError } from '../lib';
 import { chooseBackend } from '../lib/backend';
+import { checkOptions } from '../lib/validate';
 import { encodePoints, encodeScalars } from '../lib/encoding';
 import { generatePoints } from '../lib/generate';
 import { Rng } from '../lib/random';
@@ -65,40 +73,109 @@ const pts = generatePoints(c, 3, new Rng(1)).points;
 beforeEach(() => {
   calls.length = 0;
   cudaAvailable = false;
+  limits = fakeLimits();
 });
+
+function thrown(f: () => unknown): MsmError {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(MsmError);
+    return e as MsmError;
+  }
+  throw new Error('expected a throw');
+}
 
 describe('chooseBackend', () => {
   const big = AUTO_CUDA_MIN_POINTS;
+  const auto = checkOptions({});
   test('auto: cuda only when available and n ≥ the threshold', () => {
-    expect(chooseBackend(fake, big, { backend: 'auto', constantTime: false, accumulation: 'xyzz' })).toBe('cpu');
+    expect(chooseBackend(fake, big, auto)).toBe('cpu');
     cudaAvailable = true;
-    expect(chooseBackend(fake, big, { backend: 'auto', constantTime: false, accumulation: 'xyzz' })).toBe('cuda');
-    expect(chooseBackend(fake, big - 1, { backend: 'auto', constantTime: false, accumulation: 'xyzz' })).toBe('cpu');
+    expect(chooseBackend(fake, big, auto)).toBe('cuda');
+    expect(chooseBackend(fake, big - 1, auto)).toBe('cpu');
   });
   test('explicit backends', () => {
-    expect(chooseBackend(fake, 1, { backend: 'cpu', constantTime: false, accumulation: 'xyzz' })).toBe('cpu');
-    expect(() => chooseBackend(fake, 1, { backend: 'cuda', constantTime: false, accumulation: 'xyzz' })).toThrow(/no CUDA device \(fake\)/);
+    expect(chooseBackend(fake, 1, checkOptions({ backend: 'cpu' }))).toBe('cpu');
+    expect(() => chooseBackend(fake, 1, checkOptions({ backend: 'cuda' }))).toThrow(/no CUDA device \(fake\)/);
     cudaAvailable = true;
-    expect(chooseBackend(fake, 1, { backend: 'cuda', constantTime: false, accumulation: 'xyzz' })).toBe('cuda');
+    expect(chooseBackend(fake, 1, checkOptions({ backend: 'cuda' }))).toBe('cuda');
   });
   test("accumulation 'homogeneous' needs cuda, whatever n", () => {
     cudaAvailable = true;
-    expect(chooseBackend(fake, 1, { backend: 'auto', constantTime: false, accumulation: 'homogeneous' })).toBe('cuda');
+    expect(chooseBackend(fake, 1, checkOptions({ accumulation: 'homogeneous' }))).toBe('cuda');
     cudaAvailable = false;
-    expect(() => chooseBackend(fake, 1, { backend: 'auto', constantTime: false, accumulation: 'homogeneous' })).toThrow(MsmError);
+    expect(thrown(() => chooseBackend(fake, 1, checkOptions({ accumulation: 'homogeneous' }))).code).toBe('ERR_CUDA_UNAVAILABLE');
   });
   test('constantTime needs cuda, whatever n', () => {
     cudaAvailable = true;
-    expect(chooseBackend(fake, 1, { backend: 'auto', constantTime: true, accumulation: 'xyzz' })).toBe('cuda');
+    expect(chooseBackend(fake, 1, checkOptions({ constantTime: true }))).toBe('cuda');
     cudaAvailable = false;
-    let err: unknown;
-    try {
-      chooseBackend(fake, 1, { backend: 'auto', constantTime: true, accumulation: 'xyzz' });
-    } catch (e) {
-      err = e;
+    expect(thrown(() => chooseBackend(fake, 1, checkOptions({ constantTime: true }))).code).toBe('ERR_CUDA_UNAVAILABLE');
+  });
+  test("'auto' follows the table: a mode the cpu row lists stays on the CPU", () => {
+    cudaAvailable = true;
+    limits.cpu.accumulation = ['xyzz', 'homogeneous'];
+    expect(chooseBackend(fake, 1, checkOptions({ accumulation: 'homogeneous' }))).toBe('cpu');
+    expect(chooseBackend(fake, 1, checkOptions({ constantTime: true }))).toBe('cuda');
+  });
+  test('the resolved accumulation mode: one name for constantTime and accumulation', () => {
+    expect(checkOptions({}).accumulation).toBe('xyzz');
+    expect(checkOptions({ constantTime: false, accumulation: 'homogeneous' }).accumulation).toBe('homogeneous');
+    expect(checkOptions({ constantTime: true }).accumulation).toBe('constant-time');
+    expect(checkOptions({ constantTime: true, accumulation: 'xyzz' }).accumulation).toBe('constant-time');
+  });
+});
+
+describe("options against info().limits of the backend that runs them", () => {
+  test.each([
+    ['cpu', { windowBits: 13 }, /'windowBits' must be an integer in \[1, 12\] on the cpu backend \(got 13\)/],
+    ['cpu', { threads: 9 }, /'threads' must be an integer in \[0, 8\] on the cpu backend/],
+    ['cpu', { constantTime: true }, /'constantTime' is supported by the cuda backend only \(backend is 'cpu'\)/],
+    ['cpu', { accumulation: 'homogeneous' }, /'accumulation' 'homogeneous' is supported by the cuda backend only \(backend is 'cpu'\)/],
+    ['cuda', { windowBits: 2 }, /'windowBits' must be an integer in \[3, 10\] on the cuda backend \(got 2\)/],
+    ['cuda', { windowBits: 11 }, /'windowBits'.*\[3, 10\]/],
+    ['cuda', { tau: 6 }, /'tau' must be an integer in \[0, 5\] on the cuda backend/],
+    ['cuda', { threads: 7 }, /'threads'.*\[0, 6\] on the cuda backend/],
+    ['auto', { windowBits: 13 }, /'windowBits'.*cpu backend/],
+    ['auto', { constantTime: true, windowBits: 11 }, /'windowBits'.*cuda backend/],
+    ['auto', { accumulation: 'homogeneous', tau: 6 }, /'tau'.*cuda backend/],
+  ] as const)('%s %o: ERR_INVALID_OPTION, with or without CUDA', (backend, o, message) => {
+    for (const available of [false, true]) {
+      cudaAvailable = available;
+      const e = thrown(() => chooseBackend(fake, 1, checkOptions({ ...o, backend })));
+      expect([e.code, e.message]).toEqual(['ERR_INVALID_OPTION', expect.stringMatching(message)]);
     }
-    expect(err).toBeInstanceOf(MsmError);
-    expect((err as MsmError).code).toBe('ERR_CUDA_UNAVAILABLE');
+  });
+  test('within the limits, and τ where the backend has none', () => {
+    expect(chooseBackend(fake, 1, checkOptions({ backend: 'cpu', windowBits: 12, threads: 8, tau: 40 }))).toBe('cpu');
+    cudaAvailable = true;
+    expect(chooseBackend(fake, 1, checkOptions({ backend: 'cuda', windowBits: 3, tau: 5, threads: 6 }))).toBe('cuda');
+    // 'auto' checks the backend it picks: the cuda row does not apply to inputs the CPU runs
+    expect(chooseBackend(fake, 1, checkOptions({ windowBits: 12 }))).toBe('cpu');
+    expect(thrown(() => chooseBackend(fake, AUTO_CUDA_MIN_POINTS, checkOptions({ windowBits: 12 }))).message).toMatch(/cuda backend/);
+  });
+  test('more points than the backend takes: ERR_INVALID_ARGUMENT', () => {
+    expect(chooseBackend(fake, 1000, checkOptions({ backend: 'cpu' }))).toBe('cpu');
+    const e = thrown(() => chooseBackend(fake, 1001, checkOptions({ backend: 'cpu' })));
+    expect([e.code, e.message]).toEqual(['ERR_INVALID_ARGUMENT', 'the cpu backend takes at most 1000 points per context (got 1001)']);
+    expect(thrown(() => chooseBackend(fake, 501, checkOptions({ backend: 'cuda' }))).code).toBe('ERR_INVALID_ARGUMENT');
+  });
+  test('the device index, against the devices where CUDA is available', () => {
+    cudaAvailable = true;
+    expect(chooseBackend(fake, 1, checkOptions({ backend: 'cuda', device: 0 }))).toBe('cuda');
+    const e = thrown(() => chooseBackend(fake, 1, checkOptions({ backend: 'cuda', device: 1 })));
+    expect([e.code, e.message]).toEqual(['ERR_INVALID_OPTION', "option 'device' must be a CUDA device index in [0, 0] (got 1)"]);
+    // not on the cpu, which has no device
+    expect(chooseBackend(fake, 1, checkOptions({ backend: 'cpu', device: 1 }))).toBe('cpu');
+    // and not knowable where CUDA is not: unavailability is the error
+    cudaAvailable = false;
+    expect(thrown(() => chooseBackend(fake, 1, checkOptions({ backend: 'cuda', device: 1 }))).code).toBe('ERR_CUDA_UNAVAILABLE');
+  });
+  test('through msm() and MsmContext.create(), before any native work', async () => {
+    await expect(msm('bn254', pts, [1n, 2n, 3n], { backend: 'cpu', windowBits: 13 })).rejects.toMatchObject({ code: 'ERR_INVALID_OPTION' });
+    await expect(MsmContext.create('bn254', pts, { backend: 'cuda', windowBits: 11 })).rejects.toMatchObject({ code: 'ERR_INVALID_OPTION' });
+    expect(calls).toEqual([]);
   });
 });
 
@@ -110,6 +187,10 @@ test('info() reports backends and devices from the addon', () => {
   expect(i.cuda.reason).toBeNull();
   expect(i.cuda.devices[0]).toMatchObject({ name: 'Fake GPU', computeCapability: '9.0' });
   expect(i.autoCudaMinPoints).toBe(AUTO_CUDA_MIN_POINTS);
+  expect(i.limits).toEqual(fakeLimits());
+  // a copy of the addon's table
+  i.limits!.cpu.accumulation.push('homogeneous');
+  expect(limits.cpu.accumulation).toEqual(['xyzz']);
 });
 
 test('msm(): options reach the addon as the contract says, and the context is closed', async () => {
@@ -120,6 +201,15 @@ test('msm(): options reach the addon as the contract says, and the context is cl
   expect([curve, pf, validate]).toEqual(['bn254', 0, 2]);
   expect(bytes).toEqual(encodePoints(c, pts));
   expect(options).toEqual({ backend: 'cpu', device: 0, windowBits: 9, tau: -1, accumulation: 'xyzz', threads: 1 });
+  // one accumulation name, from constantTime and accumulation
+  cudaAvailable = true;
+  await msm('bn254', pts, [1n, 2n, 3n], { constantTime: true });
+  await msm('bn254', pts, [1n, 2n, 3n], { accumulation: 'homogeneous', backend: 'cuda' });
+  const modes = calls.filter((x) => x.fn === 'createContext').map((x) => x.args[4] as NativeContextOptions);
+  expect(modes.slice(1).map((o) => [o.backend, o.accumulation])).toEqual([
+    ['cuda', 'constant-time'],
+    ['cuda', 'homogeneous'],
+  ]);
   // bigint scalars are range-checked in TS already; packed ones natively
   expect(calls[1].args).toEqual([encodeScalars(c, [1n, 2n, 3n]), 0, false]);
 });

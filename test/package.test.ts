@@ -77,6 +77,7 @@ test('its type declarations serve a strict TypeScript consumer', () => {
      }
      export const g = (p: AffinePoint[]) => msm('bn254', p, p.map(() => 1n));
      export const cuda: boolean = info().cuda.available;
+     export const most: number | undefined = info().limits?.cpu.windowBits[1];
      // @ts-expect-error: not a curve
      msm('secp256k1', [], []);
      // @ts-expect-error: not a backend
@@ -85,4 +86,19 @@ test('its type declarations serve a strict TypeScript consumer', () => {
   );
   const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   execFileSync(process.execPath, [tsc, '--noEmit', '--strict', '--module', 'node16', '--moduleResolution', 'node16', '--target', 'es2022', '--types', 'node', 'consumer.ts'], { cwd: app() });
+});
+
+// The README states the minimum (the ESM-only @noble/curves, which the tests and the CLI's check
+// load, declares Node ≥ 20.19; cmake-js, which builds from source, ^20.17 || ≥ 22.9).
+test("the README's Node.js minimum is package.json's engines.node, and this Node meets it", () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+  const stated = [...readme.matchAll(/Node(?:\.js)? ≥ (\d+(?:\.\d+)*)/g)].map((m) => m[1]);
+  expect(stated.length).toBeGreaterThan(0);
+  expect(new Set(stated).size).toBe(1);
+  expect(pkg.engines.node).toBe(`>=${stated[0]}`);
+  const want = stated[0].split('.').map(Number);
+  const have = process.versions.node.split('.').map(Number);
+  const cmp = want.map((w, i) => Math.sign((have[i] ?? 0) - w)).find((d) => d !== 0) ?? 0;
+  expect({ node: process.versions.node, meets: cmp >= 0 }).toEqual({ node: process.versions.node, meets: true });
 });

@@ -1,10 +1,12 @@
 // Argument checks run on the JS thread before any work is queued. Each returns false and fills
-// a Failure (ERR_INVALID_ARGUMENT) when the value is not of the expected shape.
+// a Failure (ERR_INVALID_ARGUMENT, ERR_INVALID_OPTION for a member of the options object) when
+// the value is not of the expected shape.
 #pragma once
 
 #include <napi.h>
 
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -49,6 +51,25 @@ inline bool get_int(const Napi::Value& v, const char* what, int lo, int hi, int 
   if (!(d >= lo && d <= hi) || std::floor(d) != d)
     return invalid(f, std::string(what) + " must be an integer in [" + std::to_string(lo) + ", " +
                           std::to_string(hi) + "]");
+  out = int(d);
+  return true;
+}
+
+inline bool bad_option(Failure& f, const std::string& name, const std::string& expected) {
+  f = Failure{"ERR_INVALID_OPTION", "option '" + name + "' must be " + expected, -1};
+  return false;
+}
+
+// An option that is an integer; `undefined` gives dflt. Only its shape: the values a backend
+// accepts are options.hpp's table, checked by check_options.
+inline bool get_option_int(const Napi::Object& o, const char* name, int dflt, int& out, Failure& f) {
+  const Napi::Value v = o.Get(name);
+  if (v.IsUndefined()) {
+    out = dflt;
+    return true;
+  }
+  const double d = v.IsNumber() ? v.As<Napi::Number>().DoubleValue() : NAN;
+  if (!(d >= INT32_MIN && d <= INT32_MAX) || std::floor(d) != d) return bad_option(f, name, "a 32-bit integer");
   out = int(d);
   return true;
 }

@@ -1,5 +1,6 @@
 #include "context.hpp"
 
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -7,6 +8,7 @@
 #include "../common/codec.hpp"
 #include "../common/parallel.hpp"
 #include "../engine.hpp"
+#include "../options.hpp"
 #include "args.hpp"
 #include "errors.hpp"
 
@@ -25,11 +27,18 @@ bool parse_curve(const Napi::Value& v, CurveId& id, Failure& f) {
   return false;
 }
 
-bool get_accumulation(const Napi::Value& v, Accumulation& out, Failure& f) {
-  if (v.IsUndefined()) return out = Accumulation::xyzz, true;
-  if (v.IsString() && accumulation_by_name(v.As<Napi::String>().Utf8Value(), out)) return true;
-  f = Failure{"ERR_INVALID_OPTION", "options.accumulation must be 'xyzz', 'homogeneous' or 'constant-time'", -1};
-  return false;
+// One of names[0..count), as its index; `undefined` gives dflt.
+bool get_option_name(const Napi::Object& o, const char* name, const char* const* names, int count, int dflt, int& out,
+                     Failure& f) {
+  const Napi::Value v = o.Get(name);
+  if (v.IsUndefined()) return out = dflt, true;
+  const std::string s = v.IsString() ? v.As<Napi::String>().Utf8Value() : "";
+  std::string expected;
+  for (int i = 0; i < count; ++i) {
+    if (v.IsString() && s == names[i]) return out = i, true;
+    expected += std::string(i ? (i + 1 == count ? " or '" : ", '") : "'") + names[i] + "'";
+  }
+  return bad_option(f, name, expected);
 }
 
 // ---- NativeContext -----------------------------------------------------------------------------
@@ -290,23 +299,27 @@ Napi::Value create_context(const Napi::CallbackInfo& info) {
                     "points byte length " + std::to_string(points.size) + " is not a multiple of " +
                         std::to_string(point_bytes));
   EngineOptions opt;
-  bool cuda = false;
+  int backend = int(Backend::cpu), mode = int(Accumulation::xyzz);
   if (!info[4].IsUndefined()) {
     if (!info[4].IsObject()) return rejected(env, "ERR_INVALID_ARGUMENT", "options must be an object");
     auto o = info[4].As<Napi::Object>();
-    const Napi::Value backend = o.Get("backend");
-    if (!backend.IsUndefined()) {
-      const std::string b = backend.IsString() ? backend.As<Napi::String>().Utf8Value() : "";
-      if (b != "cpu" && b != "cuda") return rejected(env, "ERR_INVALID_ARGUMENT", "options.backend must be 'cpu' or 'cuda'");
-      cuda = b == "cuda";
-    }
-    if (!get_int(o.Get("device"), "options.device", 0, 1 << 16, 0, opt.device, f) ||
-        !get_int(o.Get("windowBits"), "options.windowBits", 0, 31, 0, opt.window_bits, f) ||
-        !get_int(o.Get("tau"), "options.tau", -1, 64, -1, opt.tau, f) ||
-        !get_accumulation(o.Get("accumulation"), opt.accumulation, f) ||
-        !get_int(o.Get("threads"), "options.threads", 0, 4096, 0, opt.threads, f))
+    if (!get_option_name(o, "backend", kBackendNames, int(std::size(kBackendNames)), backend, backend, f) ||
+        !get_option_int(o, "device", 0, opt.device, f) || !get_option_int(o, "windowBits", 0, opt.window_bits, f) ||
+        !get_option_int(o, "tau", -1, opt.tau, f) ||
+        !get_option_name(o, "accumulation", kAccumulationNames, kAccumulationCount, mode, mode, f) ||
+        !get_option_int(o, "threads", 0, opt.threads, f))
       return rejected(env, f);
+    opt.accumulation = Accumulation(mode);
   }
+  // The native re-check of lib/validate.ts, before any work is queued: the point decoding
+  // already runs on opt.threads threads.
+  try {
+    check_options(Backend(backend), opt);
+    check_size(Backend(backend), points.size / point_bytes);
+  } catch (const EngineError& e) {
+    return rejected(env, Failure{e.code, e.what(), e.index});
+  }
+  const bool cuda = Backend(backend) == Backend::cuda;
   auto* w = new CreateWorker(env, curve, std::move(points), format, validate, cuda, opt);
   Napi::Promise p = w->promise();
   w->Queue();

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "../engine.hpp"
+#include "../options.hpp"
 #include "context.hpp"
 
 // MSM_VERSION_RAW is the bare package version (e.g. 0.1.0) from the build; quoted here so
@@ -19,6 +20,30 @@
 
 namespace msm::addon {
 namespace {
+
+// [lo, hi], or null for an option the backend does not use.
+Napi::Value range_js(Napi::Env env, const IntRange& r) {
+  if (r.empty()) return env.Null();
+  auto a = Napi::Array::New(env, 2);
+  a.Set(0u, double(r.lo));
+  a.Set(1u, double(r.hi));
+  return a;
+}
+
+// One backend's row of the limits table (options.hpp), the table lib/validate.ts checks against.
+Napi::Object limits_js(Napi::Env env, Backend b) {
+  const BackendLimits& l = backend_limits(b);
+  auto o = Napi::Object::New(env);
+  o.Set("windowBits", range_js(env, l.window_bits));
+  o.Set("tau", range_js(env, l.tau));
+  o.Set("threads", range_js(env, l.threads));
+  o.Set("maxPoints", double(l.max_points));
+  auto modes = Napi::Array::New(env);
+  for (int m = 0; m < kAccumulationCount; ++m)
+    if (l.accumulation[m]) modes.Set(modes.Length(), kAccumulationNames[m]);
+  o.Set("accumulation", modes);
+  return o;
+}
 
 Napi::Value info(const Napi::CallbackInfo& cb) {
   Napi::Env env = cb.Env();
@@ -58,6 +83,12 @@ Napi::Value info(const Napi::CallbackInfo& cb) {
   }
   cuda.Set("devices", devs);
   o.Set("cuda", cuda);
+
+  // Static (the build's table), so reported whether or not CUDA is compiled in or usable.
+  auto limits = Napi::Object::New(env);
+  limits.Set("cpu", limits_js(env, Backend::cpu));
+  limits.Set("cuda", limits_js(env, Backend::cuda));
+  o.Set("limits", limits);
   return o;
 }
 
