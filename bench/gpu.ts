@@ -249,7 +249,7 @@ async function main(): Promise<void> {
         driverVersion: inf.cuda.driverVersion,
         runtimeVersion: inf.cuda.runtimeVersion,
         date: new Date().toISOString(),
-        method: 'points resident; scalars uploaded and the affine result downloaded inside the timed region; median of runs after a warm-up; the distributions of one context timed round-robin; spread: each distribution\'s median over the random one\'s. medianMs: through MsmContext.msm (the N-API layer copies and range-checks the scalars); engineMedianMs: the CUDA engine alone (the test addon's engineBench)',
+        method: 'points resident; scalars uploaded and the affine result downloaded inside the timed region; median of runs after a warm-up; the distributions of one context timed round-robin; spread: each distribution\'s median over the random one\'s. medianMs: through MsmContext.msm (the N-API layer copies and range-checks the scalars); engineMedianMs: the CUDA engine alone (engineBench of the test addon)',
         seed,
         spread,
         rows,

@@ -105,7 +105,6 @@ class CudaEngine final : public Engine {
     MSM_CUDA_CHECK(cudaSetDevice(device_));
     if (!pinned_out_.get()) pinned_out_.allocate(2 * W);
     std::vector<X> sums(K * W);
-    prof_.reset();
     auto t0 = std::chrono::steady_clock::now();
     prof_.mark("start", stream_->s);
     if (K > 0) upload(scalars[0], 0);

@@ -32,12 +32,13 @@ template <class G>
 struct Workspace {
   using A = AffineOf<G>;
   using X = XyzzOf<G>;
-  uint32_t n = 0;    // bases
-  int c = 0;         // window bits (§3.1)
-  int W = 0;         // windows, ⌈λ/c⌉ plus the top window's carry when it can be set (recode.cuh)
-  int tau = 0;       // τ: the table holds 2^h·P_i for h ≤ τ (§3.1)
+  // n, c, W (windows), τ, T (Alg. 4 threads per window): as in Plan (plan.hpp), which defines them.
+  uint32_t n = 0;
+  int c = 0;
+  int W = 0;
+  int tau = 0;
   Accumulation mode = Accumulation::xyzz;
-  uint32_t T = 0;    // Alg. 4 threads per window
+  uint32_t T = 0;
   const A* table = nullptr;                // [(τ+1)·n]: table[h·n + i] = 2^h·P_i
   const uint32_t* recode_table = nullptr;  // [2^c + 1]: k̂ (the packed ODD|EXP|SIGN digit of Fig. 3) per t
   uint32_t* keys_in = nullptr;   // [W·n] bucket of each digit (0 = zero digit)
@@ -55,7 +56,6 @@ struct Workspace {
   uint32_t* heavy_count = nullptr;
   X* bhat1 = nullptr;              // [W] B̂_1 of each window: the suffix sum of all its buckets (§3.4)
   X* window_sums = nullptr;        // [W] Q_j
-  // M: buckets per window, 2^(c−2) (§3.1: odd digits only).
   MSM_HD uint32_t M() const { return 1u << (c - 2); }
   MSM_HD uint32_t slots() const { return T + M(); }
   // constant_time: P, the window's buffer padded to a power of two (ct_aggregate.cuh), and the views
