@@ -1,4 +1,4 @@
-// Standalone GPU check without Node (built by scripts/gpu-driver.sh, run on the CUDA host):
+// Standalone GPU check without Node (the msm_gpu_driver target of CMakeLists.txt, run on the CUDA host):
 // the PTX field self test, then GPU MSM = CPU Pippenger (cuda/cpu/pippenger.hpp) for every curve
 // over sizes, scalar distributions, point sets and (c, τ) settings. Prints one line per case and
 // exits non-zero on any mismatch.

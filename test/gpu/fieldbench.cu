@@ -1,4 +1,4 @@
-// Field multiplication throughput on the device (built by scripts/gpu-driver.sh fieldbench):
+// Field multiplication throughput on the device (the msm_fieldbench target of CMakeLists.txt):
 // dependent chains x ← x·y in every thread of a grid filled to the occupancy limit.
 #include <cuda_runtime.h>
 
@@ -25,9 +25,9 @@ __global__ void mul_chain(F* io, int iters) {
     else if constexpr (V == 2) x = x.sqr();
     else if constexpr (V == 4) {
       F t;
-      msm::ff::device_mont_mul_eo<typename F::params>(reinterpret_cast<uint32_t*>(t.limb),
-                                                      reinterpret_cast<const uint32_t*>(x.limb),
-                                                      reinterpret_cast<const uint32_t*>(y.limb));
+      msm::ff::device_mont_mul_eo<typename F::params, false>(reinterpret_cast<uint32_t*>(t.limb),
+                                                             reinterpret_cast<const uint32_t*>(x.limb),
+                                                             reinterpret_cast<const uint32_t*>(y.limb), nullptr, nullptr);
       x = t;
     }
     else x = x + y;
