@@ -3,7 +3,8 @@
 # CUDA addon (the tree + carried paths must stay under 64 MiB): node_modules without the
 # packages the GPU suite and bench never load (typescript, ffjavascript/wasmcurves, cmake-js …),
 # and from $BUILD (default build/Release, after `node scripts/build-testing.js` with nvcc present)
-# the product addon, the test addon and the standalone GPU programs, xz-compressed in .gpu/native/.
+# the product addon and the test addon (and on request the standalone GPU programs), xz-compressed
+# in .gpu/native/.
 # On the host, scripts/gpu-run.sh puts them back under build/Release.
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
@@ -21,7 +22,11 @@ if [ "$(cat .gpu/node_modules.stamp 2>/dev/null)" != "$stamp" ]; then
   echo "$stamp" > .gpu/node_modules.stamp
 fi
 rm -rf .gpu/native .gpu/addon.xz && mkdir -p .gpu/native
-for f in msm_cuda.node msm_cuda_testing.node msm_gpu_driver msm_fieldbench; do
+# The standalone programs only on request (GPU_PACK_PROGRAMS=1): with both addons they would take
+# .gpu past what travels to the host.
+files="msm_cuda.node msm_cuda_testing.node"
+[ "${GPU_PACK_PROGRAMS:-0}" = 1 ] && files="$files msm_gpu_driver msm_fieldbench"
+for f in $files; do
   [ -f "$BUILD/$f" ] || { echo "missing $BUILD/$f: run node scripts/build-testing.js with nvcc present" >&2; exit 1; }
   xz -T0 -6 -c "$BUILD/$f" > ".gpu/native/$f.xz"
 done
