@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../common/parallel.hpp"
+#include "curve_sizes.hpp"
 #include "device.cuh"
 #include "plan.hpp"
 #include "recode.cuh"
@@ -27,19 +28,6 @@ namespace {
 std::mutex& device_mutex(int device) {
   static std::mutex m[64];
   return m[unsigned(device) % 64];
-}
-
-template <class G>
-CurveSizes curve_sizes() {
-  using Fr = typename G::scalar;
-  CurveSizes s;
-  s.affine = sizeof(AffineOf<G>);
-  s.xyzz = sizeof(XyzzOf<G>);
-  s.homogeneous = sizeof(HomOf<G>);
-  for (int i = 0; i < kScalarWords; ++i) s.rm1[i] = i < 2 * Fr::N ? Fr::params::modulus::at32(i) : 0;
-  s.rm1[0] -= 1;  // r is odd
-  s.scalar_bits = int(Fr::params::BITS);
-  return s;
 }
 
 template <class G>

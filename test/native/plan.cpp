@@ -8,30 +8,14 @@
 #include "addon/errors.hpp"
 #include "args.hpp"
 #include "curves/all.hpp"
-#include "ec/homogeneous.hpp"
-#include "ec/xyzz.hpp"
 #include "hooks.hpp"
-#include "msm/plan.hpp"
+#include "msm/curve_sizes.hpp"
 
 namespace msm::testing {
 namespace {
 
 // CUB's onesweep temp storage grows with n; the plan only lays it out, so any figure will do.
 size_t fake_sort_temp(uint32_t n, int key_bits) { return size_t(n) * 4 + (size_t(1) << key_bits); }
-
-template <class G>
-gpu::CurveSizes sizes_of() {
-  using F = typename G::field;
-  using Fr = typename G::scalar;
-  gpu::CurveSizes s;
-  s.affine = sizeof(ec::Affine<F>);
-  s.xyzz = sizeof(ec::XYZZ<F>);
-  s.homogeneous = sizeof(ec::HomogeneousOf<G>);
-  for (int i = 0; i < gpu::kScalarWords; ++i) s.rm1[i] = i < 2 * Fr::N ? Fr::params::modulus::at32(i) : 0;
-  s.rm1[0] -= 1;
-  s.scalar_bits = int(Fr::params::BITS);
-  return s;
-}
 
 int int_field(const Napi::Object& o, const char* key, int dflt) {
   const Napi::Value v = o.Get(key);
@@ -46,7 +30,7 @@ Napi::Value plan_context(const Napi::CallbackInfo& cb) {
       !cb[4].IsNumber())
     fail(env, "planContext(curve, n, options, freeBytes, residentThreads)");
   gpu::PlanInput in;
-  in.curve = visit_curve(curve_arg(env, cb[0].As<Napi::String>()), [](auto g) { return sizes_of<decltype(g)>(); });
+  in.curve = visit_curve(curve_arg(env, cb[0].As<Napi::String>()), [](auto g) { return gpu::curve_sizes<decltype(g)>(); });
   in.n = uint64_t(cb[1].As<Napi::Number>().DoubleValue());
   const auto o = cb[2].As<Napi::Object>();
   in.options.window_bits = int_field(o, "windowBits", 0);
