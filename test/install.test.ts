@@ -38,8 +38,10 @@ function install(name: string, tarball: string): { dir: string; log: string } {
   const dir = path.join(tmp, name);
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: `app-${name}`, version: '1.0.0', private: true }));
-  // --offline: the dependencies come from npm's cache, which `npm ci` in this checkout filled.
-  const r = spawnSync(process.execPath, [npmCli, 'install', '--offline', '--no-audit', '--no-fund', '--foreground-scripts', tarball], {
+  // --prefer-offline: the dependencies' tarballs come from npm's cache, which `npm ci` in this
+  // checkout filled; their metadata (which `npm ci` does not cache) from the registry when the
+  // cache has none, as on a fresh machine.
+  const r = spawnSync(process.execPath, [npmCli, 'install', '--prefer-offline', '--no-audit', '--no-fund', '--foreground-scripts', tarball], {
     cwd: dir,
     env: hiddenToolsEnv(),
     encoding: 'utf8',
