@@ -69,11 +69,13 @@ struct Fp2 {
 
   // ---- multiplication --------------------------------------------------------------------------
   // (a0 + a1u)(b0 + b1u) = (a0b0 − a1b1) + (a0b1 + a1b0)u, each coordinate a sum of two products
-  // taken with ONE Montgomery reduction (F::mul_add; lazy reduction as in Aranha, Karabina,
-  // Longa, Gebotys, López, "Faster explicit formulas for computing pairings over ordinary curves",
-  // EUROCRYPT 2011, §3.1): 4 word-level products and 2 reductions (on the device 2 mul_add =
-  // 2·3n² word products; the Karatsuba 3M + 5 additions is 3·2n² with more additions and 3 full
-  // reductions). Counted as 2 mul_add ≈ 3M. On the host F::mul_add is two full products (4M).
+  // taken with ONE Montgomery reduction (F::mul_add; lazy reduction, Aranha, Karabina, Longa,
+  // Gebotys, López, "Faster explicit formulas for computing pairings over ordinary curves",
+  // EUROCRYPT 2011, §3.1): 4 F products and 2 reductions. In n-word terms on the device a
+  // mul_add is 3n² word products (ptx.cuh), so 6n², as many as Karatsuba's 3M (3·2n²) but with 2
+  // reductions instead of 3 and no pre- or post-additions. Aranha et al.'s Karatsuba on unreduced
+  // double-width products (3n² + 2 reductions = 5n²) needs a double-width F product F does not
+  // expose. On the host F::mul_add is two full products, so mul costs 4M there.
   MSM_HD MSM_INLINE friend Fp2 operator*(const Fp2& a, const Fp2& b) {
     return Fp2{F::mul_add(a.c0, b.c0, a.c1, -b.c1), F::mul_add(a.c0, b.c1, a.c1, b.c0)};
   }
