@@ -10,6 +10,7 @@ static Napi::Object Init(Napi::Env env, Napi::Object exports) {
   msm::testing::register_stages_ct(exports);
   msm::testing::register_tools(exports);
   msm::testing::register_plan(exports);
+  msm::testing::register_g2(exports);
   return exports;
 }
 NODE_API_MODULE(msm_cuda_testing, Init)

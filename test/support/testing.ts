@@ -97,7 +97,43 @@ export interface TestingAddon {
     freeBytes: number,
     residentThreads: number,
   ): ContextPlan;
+  // g2.cpp: Fp2 and the G2 formulas on the host. G2 points are canonical little-endian bytes
+  // x.c0‖x.c1‖y.c0‖y.c1 (all zeros for O), Fp2 elements c0‖c1, scalars little-endian bytes.
+  g2Generator(curve: G2Curve): Uint8Array;
+  g2OnCurve(curve: G2Curve, point: Uint8Array): boolean;
+  g2InSubgroup(curve: G2Curve, point: Uint8Array): boolean; // ψ(P) = [λ]P, P on the twist
+  g2Psi(curve: G2Curve, point: Uint8Array): Uint8Array;
+  g2Add(
+    curve: G2Curve,
+    a: Uint8Array,
+    b: Uint8Array,
+  ): { mixed: Uint8Array; full: Uint8Array; jacobian: Uint8Array; dbl: Uint8Array; dblMixed: Uint8Array; dblJacobian: boolean };
+  g2ScalarMul(curve: G2Curve, point: Uint8Array, k: Uint8Array): { xyzz: Uint8Array; jacobianAgrees: boolean };
+  g2ClearCofactor(curve: G2Curve, point: Uint8Array): Uint8Array; // [h2]P
+  g2Msm(curve: G2Curve, points: Uint8Array, scalars: Uint8Array): Uint8Array; // 32 bytes per scalar
+  fp2Ops(
+    curve: G2Curve,
+    a: Uint8Array,
+    b: Uint8Array,
+  ): {
+    add: Uint8Array;
+    sub: Uint8Array;
+    neg: Uint8Array;
+    dbl: Uint8Array;
+    mul: Uint8Array;
+    sqr: Uint8Array;
+    inv: Uint8Array;
+    conj: Uint8Array;
+    mulBase: Uint8Array; // a·b.c0
+    mulAdd: Uint8Array; // a·b + b·b
+    equal: boolean;
+    isZero: boolean;
+  };
+  fp2Check(curve: G2Curve, count: number, seed: number): SelftestResult;
 }
+
+/** The curves with a G2 in cuda/curves/*_g2.hpp. */
+export type G2Curve = 'bn254' | 'bls12-381';
 
 function packageRoot(): string {
   let dir = __dirname;
