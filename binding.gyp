@@ -5,7 +5,7 @@
   "targets": [
     {
       "target_name": "msm_cuda",
-      "sources": ["cuda/addon/module.cpp", "cuda/addon/context.cpp", "<@(msm_core_cpu)"],
+      "sources": ["cuda/addon/module.cpp", "cuda/addon/context.cpp"],
       "defines": ["MSM_VERSION_RAW=<!(node -p \"require('./package.json').version\")"]
     }
   ]

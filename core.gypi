@@ -1,9 +1,10 @@
 # The core for node-gyp (binding.gyp, and test/native/binding.gyp for the test addon): its CPU-only
 # sources, listed as CMakeLists.txt lists them for msm_core, and the compiler settings every module
-# over it shares. Paths here are relative to this file; gyp rebases them for the including file.
+# over it shares, as defaults of every target. Paths here are relative to this file; gyp rebases
+# them for the including file (it does so for "sources" and "include_dirs", not for variables).
 {
-  "variables": {
-    "msm_core_cpu": [
+  "target_defaults": {
+    "sources": [
       "cuda/options.cpp",
       "cuda/common/codec.cpp",
       "cuda/common/env.cpp",
@@ -11,9 +12,7 @@
       "cuda/curves/shape.cpp",
       "cuda/msm/plan.cpp",
       "cuda/msm/no_cuda.cpp"
-    ]
-  },
-  "target_defaults": {
+    ],
     "include_dirs": [
       "<!(node -p \"require('path').dirname(require.resolve('node-addon-api/napi.h'))\")",
       "cuda"

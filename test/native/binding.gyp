@@ -6,8 +6,7 @@
     {
       "target_name": "msm_cuda_testing",
       "sources": [
-        "module.cpp", "stages.cpp", "stages_ct.cpp", "tools.cpp", "plan.cpp", "g2.cpp",
-        "<@(msm_core_cpu)"
+        "module.cpp", "stages.cpp", "stages_ct.cpp", "tools.cpp", "plan.cpp", "g2.cpp"
       ]
     }
   ]
