@@ -297,7 +297,33 @@ function arrayLength(a: unknown, what: string): number {
   return len;
 }
 
-// In xs[i] for an element that is not an object {x, y} of bigints; ys[i] then holds the element.
+const speciesGetter = Object.getOwnPropertyDescriptor(Array, Symbol.species)?.get;
+
+/**
+ * Elements [0, n) of an array, each read once. A plain array (no Proxy, Array.prototype's, species
+ * untouched, so that no user code decides what slice() builds) is copied in bulk by slice(): 2^20
+ * elements in ~7 ms, against 10–25 ms element by element (more while the GC marks, as each store
+ * then pays its write barrier), all of it on the event loop.
+ */
+function readElements(a: unknown[], n: number, what: string): unknown[] {
+  if (!types.isProxy(a) && Object.getPrototypeOf(a) === Array.prototype && !Object.prototype.hasOwnProperty.call(a, 'constructor') && Object.getOwnPropertyDescriptor(Array, Symbol.species)?.get === speciesGetter) {
+    try {
+      return Array.prototype.slice.call(a, 0, n); // index getters run once each, like the loop below
+    } catch (e) {
+      throw unreadable(what, e);
+    }
+  }
+  const out: unknown[] = new Array(n);
+  let i = 0;
+  try {
+    for (; i < n; i++) out[i] = a[i];
+  } catch (e) {
+    throw unreadable(`${what}[${i}]`, e, i);
+  }
+  return out;
+}
+
+// In xy[2i] for an element that is not an object {x, y} of bigints; xy[2i + 1] then holds the element.
 const NOT_A_POINT: unique symbol = Symbol('not a point');
 
 /** Points as read at the call: packed bytes, or each element's x and y read once. */
@@ -306,8 +332,8 @@ export interface TakenPoints {
   readonly format: ByteFormat;
   /** Packed: the caller's array, until the API entry point replaces it by its copy (takeBytes). */
   bytes?: Uint8Array;
-  readonly xs?: readonly unknown[];
-  readonly ys?: readonly unknown[];
+  /** Array: x and y of point i at 2i and 2i + 1 (one array: ~3× faster to fill cold than two). */
+  readonly xy?: readonly unknown[];
 }
 
 /** Scalars as read at the call: packed bytes, or each element read once. */
@@ -336,26 +362,28 @@ export function takePoints(curve: Curve, points: unknown, opts: ResolvedOptions)
   }
   const n = arrayLength(points, 'points');
   const a = points as unknown[];
-  const xs: unknown[] = [];
-  const ys: unknown[] = [];
+  // Preallocated (push is 3× slower): 2^20 points in 25–35 ms, all of it on the event loop.
+  const xy: unknown[] = new Array(2 * n);
   let i = 0;
   try {
     for (; i < n; i++) {
       const pt = a[i] as { x?: unknown; y?: unknown } | null;
-      let x: unknown = NOT_A_POINT;
-      let y: unknown = pt;
       if (pt !== null && typeof pt === 'object') {
-        const px = pt.x;
-        const py = pt.y;
-        if (typeof px === 'bigint' && typeof py === 'bigint') [x, y] = [px, py];
+        const x = pt.x;
+        const y = pt.y;
+        if (typeof x === 'bigint' && typeof y === 'bigint') {
+          xy[2 * i] = x;
+          xy[2 * i + 1] = y;
+          continue;
+        }
       }
-      xs.push(x);
-      ys.push(y);
+      xy[2 * i] = NOT_A_POINT;
+      xy[2 * i + 1] = pt;
     }
   } catch (e) {
     throw unreadable(`points[${i}]`, e, i);
   }
-  return { n, format: 'canonical', xs, ys };
+  return { n, format: 'canonical', xy };
 }
 
 /** The shape and count of the scalars, and their snapshot. Synchronous, like takePoints. */
@@ -378,15 +406,7 @@ export function takeScalars(curve: Curve, scalars: unknown, n: number, opts: Res
   if (len !== n) {
     throw new MsmError('ERR_LENGTH_MISMATCH', `${len} scalars for ${n} points`);
   }
-  const a = scalars as unknown[];
-  const values: unknown[] = [];
-  let i = 0;
-  try {
-    for (; i < n; i++) values.push(a[i]);
-  } catch (e) {
-    throw unreadable(`scalars[${i}]`, e, i);
-  }
-  return { format: 'canonical', values };
+  return { format: 'canonical', values: readElements(scalars as unknown[], n, 'scalars') };
 }
 
 /**
@@ -395,27 +415,21 @@ export function takeScalars(curve: Curve, scalars: unknown, n: number, opts: Res
  */
 export function takeList(v: unknown, what: string, notArray: string): unknown[] {
   if (!isArray(v, what)) throw new MsmError('ERR_INVALID_ARGUMENT', notArray);
-  const n = arrayLength(v, what);
-  const a = v as unknown[];
-  const out: unknown[] = [];
-  let i = 0;
-  try {
-    for (; i < n; i++) out.push(a[i]);
-  } catch (e) {
-    throw unreadable(`${what}[${i}]`, e, i);
-  }
-  return out;
+  return readElements(v as unknown[], arrayLength(v, what), what);
 }
 
 // The event loop gets a turn at least this often while a snapshot is checked and encoded (the
 // time between yields, not counting what else runs).
-const SLICE_MS = 8;
+const SLICE_MS = 5;
 const SLICE = 256; // elements between looks at the clock
+const YIELD_FIRST_FROM = 1 << 14;
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** body(lo, hi) over [0, n), yielding to the event loop every SLICE_MS. */
 async function inSlices(n: number, body: (lo: number, hi: number) => void): Promise<void> {
+  // Large input: the first slice too runs after the call has returned (its snapshot took a while).
+  if (n > YIELD_FIRST_FROM) await yieldToLoop();
   let since = performance.now();
   for (let lo = 0; lo < n; lo += SLICE) {
     body(lo, Math.min(n, lo + SLICE));
@@ -429,15 +443,15 @@ async function inSlices(n: number, body: (lo: number, hi: number) => void): Prom
 /** Check and encode the points of a snapshot (packed points are the addon's to check). */
 export async function preparePoints(curve: Curve, t: TakenPoints): Promise<PreparedPoints> {
   if (t.bytes) return { n: t.n, bytes: t.bytes, format: t.format };
-  const { xs, ys } = t as Required<TakenPoints>;
+  const xy = t.xy!;
   const fb = curve.fieldBytes;
   const { p } = curve;
   const out = new Uint8Array(t.n * 2 * fb);
   const view = new DataView(out.buffer);
   await inSlices(t.n, (lo, hi) => {
     for (let i = lo; i < hi; i++) {
-      const x = xs[i];
-      const y = ys[i];
+      const x = xy[2 * i];
+      const y = xy[2 * i + 1];
       if (x === NOT_A_POINT) {
         throw new MsmError('ERR_INVALID_ARGUMENT', `points[${i}] must be an object {x, y} with bigint coordinates (got ${describe(y)})`, i);
       }
