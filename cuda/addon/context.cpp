@@ -393,8 +393,8 @@ Napi::Value create_context(const Napi::CallbackInfo& info) {
 }
 
 // copyBytes(bytes) → a copy the caller may hand over later with owned = true (lib/native.ts). Large
-// copies are an external ArrayBuffer over HostBytes (huge pages; see common/bytes.hpp); where the
-// runtime refuses external buffers, or for small ones, V8 allocates it.
+// copies are an external ArrayBuffer over HostBytes (recycled buffers, huge pages: see
+// common/bytes.hpp); where the runtime refuses external buffers, or for small ones, V8 allocates it.
 Napi::Value copy_bytes(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   return throwing_call(env, [&]() -> Napi::Value {
@@ -407,9 +407,13 @@ Napi::Value copy_bytes(const Napi::CallbackInfo& info) {
       napi_value ab = nullptr;
       uint8_t* data = copy.data();
       const napi_status st = napi_create_external_arraybuffer(
-          env, data, size, [](napi_env, void* p, void*) { std::free(p); }, nullptr, &ab);
+          env, data, size,
+          [](napi_env, void* p, void* capacity) {
+            HostBytes::recycle(static_cast<uint8_t*>(p), reinterpret_cast<size_t>(capacity));
+          },
+          reinterpret_cast<void*>(copy.capacity()), &ab);
       if (st == napi_ok) {
-        copy.release();  // the ArrayBuffer's finalizer frees it
+        copy.release();  // the ArrayBuffer's finalizer hands it back
         return Napi::Uint8Array::New(env, size, Napi::ArrayBuffer(env, ab), 0);
       }
       if (st == napi_pending_exception) throw Napi::Error::New(env);
