@@ -29,8 +29,10 @@ import {
 const INFINITY = (): AffinePoint => ({ x: 0n, y: 0n });
 
 /**
- * Packed input is copied now, before the API call returns (lib/validate.ts has read array input
- * into its snapshot already): from here on the caller's arrays are never read again.
+ * Packed input that cannot go to the addon now (it is for a call that waits for something else:
+ * msm()'s scalars for its context, a batch's packed sets for its bigint ones) is copied now,
+ * before the API call returns. Packed input that goes to the addon before the call returns is
+ * not: the addon copies it (into recycled buffers, freed as soon as the work is done).
  */
 export function freeze<T extends { bytes?: Uint8Array }>(taken: T): T {
   if (taken.bytes) taken.bytes = takeBytes(taken.bytes);
@@ -46,11 +48,14 @@ function inSet(j: number, e: unknown): unknown {
   return e instanceof MsmError ? new MsmError(e.code, `scalar set ${j}: ${e.message}`, e.index) : e;
 }
 
-/** Create the native context for prepared points (n > 0); used by MsmContext.create and msm(). */
-export async function openNative(curve: Curve, points: PreparedPoints, opts: ResolvedOptions, site: CallSite): Promise<{ ctx: NativeContext; backend: NativeBackend }> {
+/**
+ * Create the native context for prepared points (n > 0); used by MsmContext.create and msm().
+ * owned: points.bytes is the package's own (an encoding); otherwise it is the caller's, and this
+ * must be called before the API call returns (the addon copies it before createContext returns).
+ */
+export async function openNative(curve: Curve, points: PreparedPoints, opts: ResolvedOptions, site: CallSite, owned: boolean): Promise<{ ctx: NativeContext; backend: NativeBackend }> {
   const native = nativeBinding();
   const backend = chooseBackend(native, points.n, opts);
-  // owned: points.bytes is the package's own (an encoding, or freeze()'s copy)
   const ctx = await native
     .createContext(
       curve.name,
@@ -65,7 +70,7 @@ export async function openNative(curve: Curve, points: PreparedPoints, opts: Res
         accumulation: opts.accumulation,
         threads: opts.threads,
       },
-      true,
+      owned,
     )
     .catch(rethrowAt(site));
   return { ctx, backend };
@@ -105,9 +110,9 @@ export class MsmContext {
       checkEmptyInput(opts);
       return new MsmContext(CREATE, c, 0, null, null, opts);
     }
-    freeze(taken);
-    const prepared = await preparePoints(c, taken).catch(rethrowAt(site));
-    const { ctx, backend } = await openNative(c, prepared, opts, site);
+    // packed points go to the addon now (no await before openNative's call), which copies them
+    const prepared = taken.bytes ? { n: taken.n, bytes: taken.bytes, format: taken.format } : await preparePoints(c, taken).catch(rethrowAt(site));
+    const { ctx, backend } = await openNative(c, prepared, opts, site, !taken.bytes);
     return new MsmContext(CREATE, c, prepared.n, ctx, backend, opts);
   }
 
@@ -142,10 +147,9 @@ export class MsmContext {
     const taken = takeScalars(self.#curve, scalars, self.size, opts);
     const native = self.#native;
     if (!native) return INFINITY();
-    freeze(taken);
-    const s = await prepareScalars(self.#curve, taken).catch(rethrowAt(site));
-    // owned: s.bytes is the package's own (an encoding, or freeze()'s copy)
-    const out = await native.msm(s.bytes, NATIVE_FORMAT[s.format], s.checkRange, true).catch(rethrowAt(site));
+    // packed: to the addon now, which copies it; bigints: encoded first, then handed over (owned)
+    const s = taken.bytes ? { bytes: taken.bytes, format: taken.format, checkRange: true } : await prepareScalars(self.#curve, taken).catch(rethrowAt(site));
+    const out = await native.msm(s.bytes, NATIVE_FORMAT[s.format], s.checkRange, !taken.bytes).catch(rethrowAt(site));
     return decodePoint(self.#curve, out);
   }
 
@@ -165,10 +169,17 @@ export class MsmContext {
     if (taken.length === 0) return [];
     const native = self.#native;
     if (!native) return taken.map(INFINITY);
-    taken.forEach(freeze);
+    const packed = taken.every((t) => t.bytes);
+    // all packed: to the addon now, which copies them; else the packed ones are copied now, and
+    // all are handed over (owned) once the bigint ones are encoded
     const sets: PreparedScalars[] = [];
-    for (let j = 0; j < taken.length; j++) {
-      sets.push(await prepareScalars(self.#curve, taken[j]).catch((e) => rethrowAt(site)(inSet(j, e))));
+    if (packed) {
+      for (const t of taken) sets.push({ bytes: t.bytes!, format: t.format, checkRange: true });
+    } else {
+      taken.forEach(freeze);
+      for (let j = 0; j < taken.length; j++) {
+        sets.push(await prepareScalars(self.#curve, taken[j]).catch((e) => rethrowAt(site)(inSet(j, e))));
+      }
     }
     // One native call needs one range-check mode: check all when any set is packed bytes.
     const checkRange = sets.some((s) => s.checkRange);
@@ -177,7 +188,7 @@ export class MsmContext {
         sets.map((s) => s.bytes),
         NATIVE_FORMAT[opts.scalarFormat],
         checkRange,
-        true,
+        !packed,
       )
       .catch(rethrowAt(site));
     return outs.map((o) => decodePoint(self.#curve, o));

@@ -6,7 +6,7 @@ import { freeze, openNative } from './context';
 import { CURVE_NAMES, type CurveName } from './curves';
 import { decodePoint, type AffinePoint } from './encoding';
 import { CallSite, MsmError, rethrowAt } from './errors';
-import type { NativeBackendLimits, NativeDeviceInfo } from './native';
+import type { NativeBackendLimits, NativeContext, NativeDeviceInfo } from './native';
 import { checkCurve, checkOptions, NATIVE_FORMAT, preparePoints, prepareScalars, takePoints, takeScalars, type AccumulationMode, type MsmOptions, type PointsInput, type ScalarsInput } from './validate';
 
 export { MsmContext } from './context';
@@ -32,18 +32,22 @@ export async function msm(curve: CurveName, points: PointsInput, scalars: Scalar
     checkEmptyInput(opts);
     return { x: 0n, y: 0n };
   }
-  freeze(takenPoints);
+  // Packed points go to the addon now, which copies them; packed scalars are copied now (their
+  // context does not exist yet). What follows the first await runs on snapshots and copies only.
+  const early = takenPoints.bytes ? openNative(c, { n: takenPoints.n, bytes: takenPoints.bytes, format: takenPoints.format }, opts, site, false) : undefined;
+  early?.catch(() => {}); // awaited below, once the scalars are encoded: not an unhandled rejection meanwhile
   freeze(takenScalars);
-  // what follows runs after msm() has returned its Promise, on the snapshot and the copies only
-  const pts = await preparePoints(c, takenPoints).catch(rethrowAt(site));
-  const sc = await prepareScalars(c, takenScalars).catch(rethrowAt(site));
-  const { ctx } = await openNative(c, pts, opts, site);
+  let opened: { ctx: NativeContext } | undefined;
   try {
+    const pts = early ? undefined : await preparePoints(c, takenPoints).catch(rethrowAt(site));
+    const sc = await prepareScalars(c, takenScalars).catch(rethrowAt(site));
+    opened = await (early ?? openNative(c, pts!, opts, site, true));
     // owned: sc.bytes is the package's own (an encoding, or freeze()'s copy)
-    const out = await ctx.msm(sc.bytes, NATIVE_FORMAT[sc.format], sc.checkRange, true).catch(rethrowAt(site));
+    const out = await opened.ctx.msm(sc.bytes, NATIVE_FORMAT[sc.format], sc.checkRange, true).catch(rethrowAt(site));
     return decodePoint(c, out);
   } finally {
-    ctx.close();
+    if (opened) opened.ctx.close();
+    else early?.then((o) => o.ctx.close(), () => {}); // the scalars failed: the context goes too
   }
 }
 

@@ -219,22 +219,31 @@ test('msm(): options reach the addon as the contract says, and the context is cl
   expect(calls[1].args).toEqual([encodeScalars(c, [1n, 2n, 3n]), 0, false, true]);
 });
 
-test('packed inputs are copied at the call and pass through with their formats; defaults', async () => {
+test('packed inputs reach the addon (or are copied) before the call returns, with their formats; defaults', async () => {
   const P = encodePoints(c, pts, 'montgomery');
   const S = encodeScalars(c, [1n, 2n, 3n], 'montgomery');
   const pending = msm('bn254', P, S, { pointFormat: 'lem', scalarFormat: 'montgomery' });
-  // both copies are taken before msm() returns, and nothing else reaches the addon yet
-  expect(calls.map((x) => x.fn)).toEqual(['copyBytes', 'copyBytes']);
-  expect(calls[0].args[0]).toBe(P);
+  // before msm() returns: the points to the addon, which copies them (owned: false), and the
+  // scalars copied (their context does not exist yet)
+  expect(calls.map((x) => x.fn)).toEqual(['createContext', 'copyBytes']);
+  expect(calls[0].args[1]).toBe(P);
+  expect(calls[0].args.slice(2)).toEqual([1, 1, { backend: 'cpu', device: 0, windowBits: 0, tau: -1, accumulation: 'xyzz', threads: 0 }, false]);
   expect(calls[1].args[0]).toBe(S);
-  const [copyP, copyS] = [calls[0].args[1], calls[1].args[1]];
+  const copyS = calls[1].args[1];
   await pending;
-  expect(calls.map((x) => x.fn)).toEqual(['copyBytes', 'copyBytes', 'createContext', 'msm', 'close']);
-  expect(calls[2].args.slice(2)).toEqual([1, 1, { backend: 'cpu', device: 0, windowBits: 0, tau: -1, accumulation: 'xyzz', threads: 0 }, true]);
-  // the addon is handed the copies (owned), never the caller's arrays
-  expect(calls[2].args[1]).toBe(copyP);
-  expect(calls[3].args[0]).toBe(copyS);
-  expect(calls[3].args).toEqual([S, 1, true, true]);
+  expect(calls.map((x) => x.fn)).toEqual(['createContext', 'copyBytes', 'msm', 'close']);
+  // the copy, handed over (owned)
+  expect(calls[2].args[0]).toBe(copyS);
+  expect(calls[2].args).toEqual([S, 1, true, true]);
+  // a context's packed scalars go to the addon before ctx.msm() returns, which copies them
+  calls.length = 0;
+  const ctx = await MsmContext.create('bn254', P, { pointFormat: 'lem' });
+  const inflight = ctx.msm(S, { scalarFormat: 'montgomery' });
+  expect(calls.map((x) => x.fn)).toEqual(['createContext', 'msm']);
+  expect(calls[1].args).toEqual([S, 1, true, false]);
+  expect(calls[1].args[0]).toBe(S);
+  await inflight;
+  ctx.close();
 });
 
 test('the context is closed when the native msm fails', async () => {
@@ -274,6 +283,13 @@ test('MsmContext: calls, batch, close', async () => {
   const copied = calls.find((x) => x.fn === 'copyBytes')!;
   expect(copied.args[0]).toBe(S);
   expect((batch.args[0] as Uint8Array[])[1]).toBe(copied.args[1]);
+  // packed sets only: to the addon as they are, before msmBatch() returns (the addon copies them)
+  calls.length = 0;
+  const inflight = ctx.msmBatch([S, S]);
+  expect(calls.map((x) => x.fn)).toEqual(['msmBatch']);
+  expect(calls[0].args[0]).toEqual([S, S]);
+  expect(calls[0].args.slice(1)).toEqual([0, true, false]);
+  await inflight;
   await expect(ctx.msmBatch([[1n, 2n, 3n], [1n]])).rejects.toMatchObject({ code: 'ERR_LENGTH_MISMATCH', message: /scalar set 1/ });
   ctx.close();
   ctx.close();
