@@ -64,7 +64,8 @@ export function checkEmptyInput(opts: ResolvedOptions): void {
 
 /**
  * A copy of the caller's packed input, taken now, before the API call returns (the addon's
- * copyBytes: several threads, huge pages), which the addon is later handed as owned.
+ * copyBytes: several threads, recycled buffers or huge pages), which the addon is later handed as
+ * owned.
  */
 export function takeBytes(bytes: Uint8Array): Uint8Array {
   const native = nativeBinding();

@@ -36,9 +36,9 @@ export async function msm(curve: CurveName, points: PointsInput, scalars: Scalar
   // context does not exist yet). What follows the first await runs on snapshots and copies only.
   const early = takenPoints.bytes ? openNative(c, { n: takenPoints.n, bytes: takenPoints.bytes, format: takenPoints.format }, opts, site, false) : undefined;
   early?.catch(() => {}); // awaited below, once the scalars are encoded: not an unhandled rejection meanwhile
-  freeze(takenScalars);
   let opened: { ctx: NativeContext } | undefined;
   try {
+    freeze(takenScalars); // still before the first await
     const pts = early ? undefined : await preparePoints(c, takenPoints).catch(rethrowAt(site));
     const sc = await prepareScalars(c, takenScalars).catch(rethrowAt(site));
     opened = await (early ?? openNative(c, pts!, opts, site, true));

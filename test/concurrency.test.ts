@@ -139,22 +139,31 @@ describe('bigint input keeps the event loop ticking', () => {
     }
   });
 
-  test('2^20 bigint points: MsmContext.create() and msm()', async () => {
+  test('2^20 bigint points: MsmContext.create() and msm(), within a regression bound', async () => {
     // The snapshot of 2^20 {x, y} objects, read on the event loop before the call returns (the
-    // contract), takes 25–45 ms here on its own, and its allocation sets off GC work in this
-    // ~250 MB heap of bigints: 45–80 ms measured, once ~250 ms. The bound is a regression guard
-    // (before issue 10: 0.96 s for create, 1.4 s for msm); the README advises packed points for
-    // large n.
+    // contract), takes 25–45 ms on its own; the call returns after 40–50 ms in plain Node. Its
+    // allocation can set off a major GC of this large heap of bigints, whose pause lands in the
+    // same gap: 45–80 ms in most runs here, up to ~360 ms under jest beside other busy processes.
+    // That pause is V8's: the bound is a regression guard (before issue 10 the encoding held the
+    // loop for 0.96 s in create, 1.4 s in msm). The README advises packed points for large n.
     const d = data(20);
-    const created = await watch(() => MsmContext.create('bn254', d.points, { backend: 'cpu' }));
-    report('2^20 bigint points, MsmContext.create', created);
+    let sync = 0;
+    const timed = <T>(f: () => Promise<T>) => () => {
+      const t = performance.now();
+      const p = f();
+      sync = performance.now() - t;
+      return p;
+    };
+    const created = await watch(timed(() => MsmContext.create('bn254', d.points, { backend: 'cpu' })));
+    const createSync = sync;
+    report(`2^20 bigint points, MsmContext.create (returned after ${createSync.toFixed(1)} ms)`, created);
     expect(created.result.size).toBe(d.n);
     created.result.close();
-    const one = await watch(() => msm('bn254', d.points, d.k, { backend: 'cpu' }));
-    report('2^20 bigint points and scalars, msm', one);
+    const one = await watch(timed(() => msm('bn254', d.points, d.k, { backend: 'cpu' })));
+    report(`2^20 bigint points and scalars, msm (returned after ${sync.toFixed(1)} ms)`, one);
     expect(one.result).toEqual(d.want);
-    expect(created.maxGap).toBeLessThan(400);
-    expect(one.maxGap).toBeLessThan(400);
+    expect(created.maxGap).toBeLessThan(600);
+    expect(one.maxGap).toBeLessThan(600);
     made.clear();
   });
 });

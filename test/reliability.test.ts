@@ -36,8 +36,8 @@ describe('inputs are taken at call time (a child process each)', () => {
 
 describe('the process survives what a caller or the machine does during the work', () => {
   test.each(['msm', 'create', 'ctx.msm', 'msmBatch'] as const)('worker.terminate() during %s', (op) => {
-    const delays = [0, 2, 10, 40, 120];
-    const r = terminationCase({ op, curve: 'bn254', n: 1 << 16, backend: 'cpu', delays, calls: 3 });
+    const delays = [0, 5, 40, 150];
+    const r = terminationCase({ op, curve: 'bn254', n: 1 << 16, backend: 'cpu', delays, calls: 2 });
     expect(r).toEqual({ terminated: delays.length, same: true });
   });
 
