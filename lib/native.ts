@@ -31,8 +31,8 @@
 // Uint8Array is copied into memory the addon owns, so nothing done to it afterwards (mutation,
 // resize, transfer, collection) reaches the work. `owned: true` says instead that the caller made
 // the array itself and hands it over: it is held by reference, may be overwritten (decoded in
-// place), and must never be touched again. lib/ passes only such arrays: its own encodings of
-// bigint input, and copyBytes() copies of the caller's packed input, taken at the caller's call.
+// place), and must never be touched again: lib/ says so of its own encodings of bigint input and
+// of copyBytes() copies (of packed input that waits for something else before it is handed over).
 
 import nodeGypBuild = require('node-gyp-build');
 import path = require('path');

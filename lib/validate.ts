@@ -9,8 +9,8 @@
 // Inputs are taken at call time (issue 10): take*() reads each user value exactly once (an
 // array's length, each element, each point's x and y) into a snapshot, so that a Proxy or a
 // getter cannot show validation one value and encoding another, and nothing done to the array
-// after the call changes the result. Packed input is copied by the API entry point
-// (lib/backend.ts takeBytes) before the call returns. prepare*() then checks and encodes a
+// after the call changes the result. Packed input reaches the addon, which copies it, or is
+// copied (lib/backend.ts takeBytes), before the call returns. prepare*() then checks and encodes a
 // snapshot in slices that yield to the event loop (encoding 2^20 bigints takes 200 ms or more).
 // Whatever a user value throws while being read becomes an MsmError too.
 
