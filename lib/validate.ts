@@ -1,5 +1,6 @@
-// The one validation layer: every argument of the public API is checked here, synchronously and
-// before any native work, and turned into the plain shapes lib/native.ts expects. Options are
+// The one validation layer: every argument of the public API is checked here, before any native
+// work (shapes synchronously, the elements of arrays in slices: below), and turned into the plain
+// shapes lib/native.ts expects. Options are
 // checked in two steps: their shape (type, enum) by checkOptions, then, once the backend is known
 // (lib/backend.ts chooseBackend), their values against that backend's row of the addon's limits
 // table (info().limits, cuda/options.hpp) by checkLimits. What only the native parser can check
