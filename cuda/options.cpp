@@ -14,8 +14,13 @@ const BackendLimits& backend_limits(Backend b) {
   // CPU: 2^20 buckets per thread and window is where the bucket memory stops paying for itself
   // (cpu/pippenger.hpp). CUDA: the recoding table and the 32-bit sort values hold EXP in 4 bits
   // (c ≤ 16) and the point index in 27 (msm/recode.cuh); τ ≤ c − 1.
-  static const BackendLimits cpu{{1, 20}, {0, -1}, {0, 4096}, (uint64_t(1) << 32) - 1, {true, false, false}};
-  static const BackendLimits cuda{{2, 16}, {0, 15}, {0, 4096}, (uint64_t(1) << 27) - 1, {true, true, true}};
+  // Threads (host threads: the CPU engine's workers, both backends' point decoding): at most 1024,
+  // above the hardware threads of any one host today (768 on two 192-core SMT sockets), since more
+  // threads than cores buy nothing, while each CPU worker holds its own 2^(c−1) buckets (96 MiB at
+  // c = 20 on BLS12-381): 4096 of them asked for 384 GiB. Within the bound, an allocation that
+  // still fails is ERR_OUT_OF_MEMORY.
+  static const BackendLimits cpu{{1, 20}, {0, -1}, {0, 1024}, (uint64_t(1) << 32) - 1, {true, false, false}};
+  static const BackendLimits cuda{{2, 16}, {0, 15}, {0, 1024}, (uint64_t(1) << 27) - 1, {true, true, true}};
   return b == Backend::cuda ? cuda : cpu;
 }
 

@@ -1,6 +1,6 @@
 // The one place that loads the native addon and decides which backend runs an MSM.
 
-import { MsmError } from './errors';
+import { MsmError, toMsmError } from './errors';
 import { loadNative, type NativeBackend, type NativeBinding } from './native';
 import { checkDevice, checkLimits, type ResolvedOptions } from './validate';
 
@@ -49,4 +49,29 @@ export function chooseBackend(native: NativeBinding, n: number, opts: ResolvedOp
     checkDevice(opts, cuda.devices.length);
   }
   return backend;
+}
+
+/**
+ * Input of no points runs nothing, so it needs no addon and its options are checked for shape
+ * only; unless they insist on CUDA (backend 'cuda', or an accumulation mode other than 'xyzz',
+ * the one every backend runs: constantTime, 'homogeneous'). Then the backend is chosen as for
+ * n > 0, so that CUDA's absence is ERR_CUDA_UNAVAILABLE whatever n is (issue 10).
+ */
+export function checkEmptyInput(opts: ResolvedOptions): void {
+  if (opts.backend !== 'cuda' && opts.accumulation === 'xyzz') return;
+  chooseBackend(nativeBinding(), 0, opts);
+}
+
+/**
+ * A copy of the caller's packed input, taken now, before the API call returns (the addon's
+ * copyBytes: several threads, recycled buffers or huge pages), which the addon is later handed as
+ * owned.
+ */
+export function takeBytes(bytes: Uint8Array): Uint8Array {
+  const native = nativeBinding();
+  try {
+    return native.copyBytes(bytes);
+  } catch (e) {
+    throw toMsmError(e);
+  }
 }

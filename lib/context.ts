@@ -1,7 +1,7 @@
 // MsmContext: bases that stay resident (on the GPU with their precomputed table, or in host
 // memory for the CPU backend) and serve many MSMs with new scalars, the way provers use MSM.
 
-import { chooseBackend, nativeBinding } from './backend';
+import { checkEmptyInput, chooseBackend, nativeBinding, takeBytes } from './backend';
 import type { Curve, CurveName } from './curves';
 import { decodePoint, type AffinePoint } from './encoding';
 import { CallSite, MsmError, rethrowAt } from './errors';
@@ -10,33 +10,68 @@ import {
   checkCallOptions,
   checkCurve,
   checkOptions,
-  checkPoints,
-  checkScalars,
   NATIVE_FORMAT,
   NATIVE_VALIDATE,
+  preparePoints,
+  prepareScalars,
+  takeList,
+  takePoints,
+  takeScalars,
   type CallOptions,
   type MsmOptions,
   type PointsInput,
   type PreparedPoints,
+  type PreparedScalars,
   type ResolvedOptions,
   type ScalarsInput,
 } from './validate';
 
 const INFINITY = (): AffinePoint => ({ x: 0n, y: 0n });
 
-/** Create the native context for prepared points (n > 0); used by MsmContext.create and msm(). */
-export async function openNative(curve: Curve, points: PreparedPoints, opts: ResolvedOptions, site: CallSite): Promise<{ ctx: NativeContext; backend: NativeBackend }> {
+/**
+ * Packed input that cannot go to the addon now (it is for a call that waits for something else:
+ * msm()'s scalars for its context, a batch's packed sets for its bigint ones) is copied now,
+ * before the API call returns. Packed input that goes to the addon before the call returns is
+ * not: the addon copies it (into recycled buffers, freed as soon as the work is done).
+ */
+export function freeze<T extends { bytes?: Uint8Array }>(taken: T): T {
+  if (taken.bytes) taken.bytes = takeBytes(taken.bytes);
+  return taken;
+}
+
+// Only MsmContext.create() holds it: `new MsmContext()` from JavaScript (where the constructor's
+// `private` does not exist) is an MsmError, not a TypeError from deep inside.
+const CREATE: unique symbol = Symbol('MsmContext.create');
+
+/** An error of scalar set j of a batch, named so. */
+function inSet(j: number, e: unknown): unknown {
+  return e instanceof MsmError ? new MsmError(e.code, `scalar set ${j}: ${e.message}`, e.index) : e;
+}
+
+/**
+ * Create the native context for prepared points (n > 0); used by MsmContext.create and msm().
+ * owned: points.bytes is the package's own (an encoding); otherwise it is the caller's, and this
+ * must be called before the API call returns (the addon copies it before createContext returns).
+ */
+export async function openNative(curve: Curve, points: PreparedPoints, opts: ResolvedOptions, site: CallSite, owned: boolean): Promise<{ ctx: NativeContext; backend: NativeBackend }> {
   const native = nativeBinding();
   const backend = chooseBackend(native, points.n, opts);
   const ctx = await native
-    .createContext(curve.name, points.bytes, NATIVE_FORMAT[points.format], NATIVE_VALIDATE[opts.validate], {
-      backend,
-      device: opts.device,
-      windowBits: opts.windowBits,
-      tau: opts.tau,
-      accumulation: opts.accumulation,
-      threads: opts.threads,
-    })
+    .createContext(
+      curve.name,
+      points.bytes,
+      NATIVE_FORMAT[points.format],
+      NATIVE_VALIDATE[opts.validate],
+      {
+        backend,
+        device: opts.device,
+        windowBits: opts.windowBits,
+        tau: opts.tau,
+        accumulation: opts.accumulation,
+        threads: opts.threads,
+      },
+      owned,
+    )
     .catch(rethrowAt(site));
   return { ctx, backend };
 }
@@ -52,7 +87,8 @@ export class MsmContext {
   #opts: ResolvedOptions;
   #closed = false;
 
-  private constructor(curve: Curve, size: number, native: NativeContext | null, backend: NativeBackend | null, opts: ResolvedOptions) {
+  private constructor(token: typeof CREATE, curve: Curve, size: number, native: NativeContext | null, backend: NativeBackend | null, opts: ResolvedOptions) {
+    if (token !== CREATE) throw new MsmError('ERR_INVALID_ARGUMENT', 'MsmContext has no public constructor: use MsmContext.create(curve, points, options)');
     this.curve = curve.name;
     this.#curve = curve;
     this.size = size;
@@ -69,68 +105,98 @@ export class MsmContext {
     const site = new CallSite(MsmContext.create);
     const c = checkCurve(curve);
     const opts = checkOptions(options);
-    const prepared = checkPoints(c, points, opts);
-    if (prepared.n === 0) return new MsmContext(c, 0, null, null, opts);
-    const { ctx, backend } = await openNative(c, prepared, opts, site);
-    return new MsmContext(c, prepared.n, ctx, backend, opts);
+    const taken = takePoints(c, points, opts);
+    if (taken.n === 0) {
+      checkEmptyInput(opts);
+      return new MsmContext(CREATE, c, 0, null, null, opts);
+    }
+    // packed points go to the addon now (no await before openNative's call), which copies them
+    const prepared = taken.bytes ? { n: taken.n, bytes: taken.bytes, format: taken.format } : await preparePoints(c, taken).catch(rethrowAt(site));
+    const { ctx, backend } = await openNative(c, prepared, opts, site, !taken.bytes);
+    return new MsmContext(CREATE, c, prepared.n, ctx, backend, opts);
   }
 
   get closed(): boolean {
-    return this.#closed;
+    return MsmContext.#own(this).#closed;
   }
 
   /** Window bits c in use (0 for an empty context). */
   get windowBits(): number {
-    return this.#native?.windowBits ?? 0;
+    return MsmContext.#own(this).#native?.windowBits ?? 0;
   }
 
   /** Precompute depth τ in use (cuda), 0 on cpu. */
   get tau(): number {
-    return this.#native?.tau ?? 0;
+    return MsmContext.#own(this).#native?.tau ?? 0;
   }
 
   /** Bytes held for this context on the host and on the device. */
   get memory(): NativeMemory {
-    return this.#native?.memory ?? { host: 0, device: 0 };
+    return MsmContext.#own(this).#native?.memory ?? { host: 0, device: 0 };
   }
 
-  /** Σ scalars[i]·points[i]. */
+  /**
+   * Σ scalars[i]·points[i]. The scalars are taken when the call is made: changing them afterwards
+   * does not change the result. A close() before a call over bigint scalars has been handed to
+   * the addon (while they are encoded) rejects it with ERR_CONTEXT_CLOSED.
+   */
   async msm(scalars: ScalarsInput, options?: CallOptions): Promise<AffinePoint> {
-    const site = new CallSite(this.msm);
-    this.#checkOpen();
-    const opts = checkCallOptions(options, this.#opts);
-    const s = checkScalars(this.#curve, scalars, this.size, opts);
-    if (!this.#native) return INFINITY();
-    const out = await this.#native.msm(s.bytes, NATIVE_FORMAT[s.format], s.checkRange).catch(rethrowAt(site));
-    return decodePoint(this.#curve, out);
+    const site = new CallSite(MsmContext.prototype.msm);
+    const self = MsmContext.#open(this);
+    const opts = checkCallOptions(options, self.#opts);
+    const taken = takeScalars(self.#curve, scalars, self.size, opts);
+    const native = self.#native;
+    if (!native) return INFINITY();
+    // packed: to the addon now, which copies it; bigints: encoded first, then handed over (owned)
+    const s = taken.bytes ? { bytes: taken.bytes, format: taken.format, checkRange: true } : await prepareScalars(self.#curve, taken).catch(rethrowAt(site));
+    const out = await native.msm(s.bytes, NATIVE_FORMAT[s.format], s.checkRange, !taken.bytes).catch(rethrowAt(site));
+    return decodePoint(self.#curve, out);
   }
 
   /** Several MSMs over the same bases in one native call; one result per scalar set, in order. */
   async msmBatch(scalarSets: readonly ScalarsInput[], options?: CallOptions): Promise<AffinePoint[]> {
-    const site = new CallSite(this.msmBatch);
-    this.#checkOpen();
-    if (!Array.isArray(scalarSets)) throw new MsmError('ERR_INVALID_ARGUMENT', 'msmBatch expects an array of scalar sets');
-    const opts = checkCallOptions(options, this.#opts);
-    const sets = scalarSets.map((s, j) => {
+    const site = new CallSite(MsmContext.prototype.msmBatch);
+    const self = MsmContext.#open(this);
+    const list = takeList(scalarSets, 'scalarSets', 'msmBatch expects an array of scalar sets');
+    const opts = checkCallOptions(options, self.#opts);
+    const taken = list.map((s, j) => {
       try {
-        return checkScalars(this.#curve, s, this.size, opts);
+        return takeScalars(self.#curve, s, self.size, opts);
       } catch (e) {
-        if (e instanceof MsmError) throw new MsmError(e.code, `scalar set ${j}: ${e.message}`, e.index);
-        throw e;
+        throw inSet(j, e);
       }
     });
-    if (sets.length === 0) return [];
-    if (!this.#native) return sets.map(INFINITY);
+    if (taken.length === 0) return [];
+    const native = self.#native;
+    if (!native) return taken.map(INFINITY);
+    const packed = taken.every((t) => t.bytes);
+    // all packed: to the addon now, which copies them; else the packed ones are copied now, and
+    // all are handed over (owned) once the bigint ones are encoded
+    const sets: PreparedScalars[] = [];
+    if (packed) {
+      for (const t of taken) sets.push({ bytes: t.bytes!, format: t.format, checkRange: true });
+    } else {
+      taken.forEach(freeze);
+      for (let j = 0; j < taken.length; j++) {
+        sets.push(await prepareScalars(self.#curve, taken[j]).catch((e) => rethrowAt(site)(inSet(j, e))));
+      }
+    }
     // One native call needs one range-check mode: check all when any set is packed bytes.
     const checkRange = sets.some((s) => s.checkRange);
-    const outs = await this.#native
-      .msmBatch(sets.map((s) => s.bytes), NATIVE_FORMAT[opts.scalarFormat], checkRange)
+    const outs = await native
+      .msmBatch(
+        sets.map((s) => s.bytes),
+        NATIVE_FORMAT[opts.scalarFormat],
+        checkRange,
+        !packed,
+      )
       .catch(rethrowAt(site));
-    return outs.map((o) => decodePoint(this.#curve, o));
+    return outs.map((o) => decodePoint(self.#curve, o));
   }
 
   /** Free the bases (host and device memory). Idempotent; later calls reject ERR_CONTEXT_CLOSED. */
   close(): void {
+    MsmContext.#own(this);
     if (this.#closed) return;
     this.#closed = true;
     const n = this.#native;
@@ -138,7 +204,18 @@ export class MsmContext {
     n?.close();
   }
 
-  #checkOpen(): void {
-    if (this.#closed) throw new MsmError('ERR_CONTEXT_CLOSED', `this ${this.curve} MsmContext is closed`);
+  // A method called on something else (`MsmContext.prototype.msm.call({}, …)`): an MsmError, not
+  // the TypeError of a private field read.
+  static #own(x: unknown): MsmContext {
+    if (typeof x !== 'object' || x === null || !(#closed in x)) {
+      throw new MsmError('ERR_INVALID_ARGUMENT', 'not an MsmContext: call the method on a context from MsmContext.create()');
+    }
+    return x as MsmContext;
+  }
+
+  static #open(x: unknown): MsmContext {
+    const self = MsmContext.#own(x);
+    if (self.#closed) throw new MsmError('ERR_CONTEXT_CLOSED', `this ${self.curve} MsmContext is closed`);
+    return self;
   }
 }

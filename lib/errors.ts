@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'ERR_CUDA_OOM', // device allocation failed
   'ERR_CUDA', // any other CUDA error
   'ERR_CONTEXT_CLOSED', // msm on a closed MsmContext
+  'ERR_OUT_OF_MEMORY', // a host memory allocation failed (copying an input, buckets, decoding)
   'ERR_NATIVE_UNAVAILABLE', // the native addon could not be loaded
   'ERR_INTERNAL', // an unexpected failure inside the package (a bug: please report it)
 ] as const;

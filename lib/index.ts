@@ -1,13 +1,13 @@
 // msm-cuda: multi-scalar multiplication Q = Σ kᵢ·Pᵢ on BN254, BLS12-381, BLS12-377 and BLS24-315 G1,
 // on CUDA GPUs or a multi-threaded CPU backend. Variable-time: for public inputs.
 
-import { AUTO_CUDA_MIN_POINTS, nativeBinding } from './backend';
-import { openNative } from './context';
+import { AUTO_CUDA_MIN_POINTS, checkEmptyInput, nativeBinding } from './backend';
+import { freeze, openNative } from './context';
 import { CURVE_NAMES, type CurveName } from './curves';
 import { decodePoint, type AffinePoint } from './encoding';
 import { CallSite, MsmError, rethrowAt } from './errors';
-import type { NativeBackendLimits, NativeDeviceInfo } from './native';
-import { checkCurve, checkOptions, checkPoints, checkScalars, NATIVE_FORMAT, type AccumulationMode, type MsmOptions, type PointsInput, type ScalarsInput } from './validate';
+import type { NativeBackendLimits, NativeContext, NativeDeviceInfo } from './native';
+import { checkCurve, checkOptions, NATIVE_FORMAT, preparePoints, prepareScalars, takePoints, takeScalars, type AccumulationMode, type MsmOptions, type PointsInput, type ScalarsInput } from './validate';
 
 export { MsmContext } from './context';
 export { CURVES, CURVE_NAMES, type Curve, type CurveName } from './curves';
@@ -19,20 +19,35 @@ export { AUTO_CUDA_MIN_POINTS } from './backend';
 /**
  * Σ scalars[i]·points[i] on `curve`. Resolves to the affine result, {x: 0n, y: 0n} for infinity.
  * For many MSMs over the same points, MsmContext keeps them (and their tables) resident.
+ * The inputs are taken when the call is made (packed ones copied, arrays read once): changing
+ * them afterwards does not change the result.
  */
 export async function msm(curve: CurveName, points: PointsInput, scalars: ScalarsInput, options?: MsmOptions): Promise<AffinePoint> {
   const site = new CallSite(msm);
   const c = checkCurve(curve);
   const opts = checkOptions(options);
-  const pts = checkPoints(c, points, opts);
-  const sc = checkScalars(c, scalars, pts.n, opts);
-  if (pts.n === 0) return { x: 0n, y: 0n };
-  const { ctx } = await openNative(c, pts, opts, site);
+  const takenPoints = takePoints(c, points, opts);
+  const takenScalars = takeScalars(c, scalars, takenPoints.n, opts);
+  if (takenPoints.n === 0) {
+    checkEmptyInput(opts);
+    return { x: 0n, y: 0n };
+  }
+  // Packed points go to the addon now, which copies them; packed scalars are copied now (their
+  // context does not exist yet). What follows the first await runs on snapshots and copies only.
+  const early = takenPoints.bytes ? openNative(c, { n: takenPoints.n, bytes: takenPoints.bytes, format: takenPoints.format }, opts, site, false) : undefined;
+  early?.catch(() => {}); // awaited below, once the scalars are encoded: not an unhandled rejection meanwhile
+  let opened: { ctx: NativeContext } | undefined;
   try {
-    const out = await ctx.msm(sc.bytes, NATIVE_FORMAT[sc.format], sc.checkRange).catch(rethrowAt(site));
+    freeze(takenScalars); // still before the first await
+    const pts = early ? undefined : await preparePoints(c, takenPoints).catch(rethrowAt(site));
+    const sc = await prepareScalars(c, takenScalars).catch(rethrowAt(site));
+    opened = await (early ?? openNative(c, pts!, opts, site, true));
+    // owned: sc.bytes is the package's own (an encoding, or freeze()'s copy)
+    const out = await opened.ctx.msm(sc.bytes, NATIVE_FORMAT[sc.format], sc.checkRange, true).catch(rethrowAt(site));
     return decodePoint(c, out);
   } finally {
-    ctx.close();
+    if (opened) opened.ctx.close();
+    else early?.then((o) => o.ctx.close(), () => {}); // the scalars failed: the context goes too
   }
 }
 

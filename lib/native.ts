@@ -24,6 +24,15 @@
 //   ERR_CUDA_OOM               device allocation failed; the process and other contexts stay healthy
 //   ERR_CUDA                   any other CUDA error (message names the call and the CUDA error string)
 //   ERR_CONTEXT_CLOSED         msm on a closed context
+//   ERR_OUT_OF_MEMORY          a host allocation failed, in any thread (copying an input, decoding,
+//                              the CPU engine's buckets); the process and other contexts carry on
+//
+// Input bytes are taken at call time: before createContext/msm/msmBatch return their Promise, each
+// Uint8Array is copied into memory the addon owns, so nothing done to it afterwards (mutation,
+// resize, transfer, collection) reaches the work. `owned: true` says instead that the caller made
+// the array itself and hands it over: it is held by reference, may be overwritten (decoded in
+// place), and must never be touched again: lib/ says so of its own encodings of bigint input and
+// of copyBytes() copies (of packed input that waits for something else before it is handed over).
 
 import nodeGypBuild = require('node-gyp-build');
 import path = require('path');
@@ -87,10 +96,10 @@ export interface NativeContext {
   readonly tau: number; // τ actually used (cuda), 0 on cpu
   // One MSM over the resident bases; scalars.length must be size·32 (checked natively too).
   // checkRange: reject any scalar ≥ r with ERR_SCALAR_RANGE and its index.
-  msm(scalars: Uint8Array, scalarFormat: 0 | 1, checkRange: boolean): Promise<Uint8Array>;
+  msm(scalars: Uint8Array, scalarFormat: 0 | 1, checkRange: boolean, owned?: boolean): Promise<Uint8Array>;
   // Several MSMs over the resident bases in one native call (uploads overlap compute on cuda);
   // resolves to one result per entry, in order.
-  msmBatch(scalars: Uint8Array[], scalarFormat: 0 | 1, checkRange: boolean): Promise<Uint8Array[]>;
+  msmBatch(scalars: Uint8Array[], scalarFormat: 0 | 1, checkRange: boolean, owned?: boolean): Promise<Uint8Array[]>;
   close(): void; // frees host and device memory; later msm calls reject with ERR_CONTEXT_CLOSED
 }
 
@@ -105,7 +114,10 @@ export interface NativeBinding {
     pointFormat: 0 | 1,
     validate: 0 | 1 | 2,
     options: NativeContextOptions,
+    owned?: boolean,
   ): Promise<NativeContext>;
+  // A copy of bytes, taken now (several threads for large arrays); throws ERR_OUT_OF_MEMORY.
+  copyBytes(bytes: Uint8Array): Uint8Array;
 }
 
 let cached: NativeBinding | undefined;

@@ -31,23 +31,28 @@ function fakeInfo(): NativeInfo {
 
 const fake: NativeBinding = {
   info: fakeInfo,
-  async createContext(curve, points, pointFormat, validate, options) {
-    calls.push({ fn: 'createContext', args: [curve, points, pointFormat, validate, options] });
+  copyBytes(bytes) {
+    const copy = new Uint8Array(bytes);
+    calls.push({ fn: 'copyBytes', args: [bytes, copy] });
+    return copy;
+  },
+  async createContext(curve, points, pointFormat, validate, options, owned) {
+    calls.push({ fn: 'createContext', args: [curve, points, pointFormat, validate, options, owned] });
     const fb = CURVES[curve as CurveName].fieldBytes;
     return {
       size: points.byteLength / (2 * fb),
       memory: { host: points.byteLength, device: 0 },
       windowBits: options.windowBits || 7,
       tau: 0,
-      async msm(scalars, fmt, checkRange) {
-        calls.push({ fn: 'msm', args: [scalars, fmt, checkRange] });
+      async msm(scalars, fmt, checkRange, owned) {
+        calls.push({ fn: 'msm', args: [scalars, fmt, checkRange, owned] });
         const out = new Uint8Array(2 * fb);
         out[0] = 1;
         out[fb] = 2; // (1, 2)
         return out;
       },
-      async msmBatch(sets, fmt, checkRange) {
-        calls.push({ fn: 'msmBatch', args: [sets, fmt, checkRange] });
+      async msmBatch(sets, fmt, checkRange, owned) {
+        calls.push({ fn: 'msmBatch', args: [sets, fmt, checkRange, owned] });
         return sets.map(() => new Uint8Array(2 * fb));
       },
       close() {
@@ -197,8 +202,8 @@ test('msm(): options reach the addon as the contract says, and the context is cl
   const res = await msm('bn254', pts, [1n, 2n, 3n], { windowBits: 9, threads: 1, validate: 'subgroup', backend: 'cpu' });
   expect(res).toEqual({ x: 1n, y: 2n });
   expect(calls.map((x) => x.fn)).toEqual(['createContext', 'msm', 'close']);
-  const [curve, bytes, pf, validate, options] = calls[0].args as [string, Uint8Array, number, number, NativeContextOptions];
-  expect([curve, pf, validate]).toEqual(['bn254', 0, 2]);
+  const [curve, bytes, pf, validate, options, owned] = calls[0].args as [string, Uint8Array, number, number, NativeContextOptions, boolean];
+  expect([curve, pf, validate, owned]).toEqual(['bn254', 0, 2, true]);
   expect(bytes).toEqual(encodePoints(c, pts));
   expect(options).toEqual({ backend: 'cpu', device: 0, windowBits: 9, tau: -1, accumulation: 'xyzz', threads: 1 });
   // one accumulation name, from constantTime and accumulation
@@ -211,16 +216,34 @@ test('msm(): options reach the addon as the contract says, and the context is cl
     ['cuda', 'homogeneous'],
   ]);
   // bigint scalars are range-checked in TS already; packed ones natively
-  expect(calls[1].args).toEqual([encodeScalars(c, [1n, 2n, 3n]), 0, false]);
+  expect(calls[1].args).toEqual([encodeScalars(c, [1n, 2n, 3n]), 0, false, true]);
 });
 
-test('packed inputs pass through with their formats; defaults', async () => {
+test('packed inputs reach the addon (or are copied) before the call returns, with their formats; defaults', async () => {
   const P = encodePoints(c, pts, 'montgomery');
   const S = encodeScalars(c, [1n, 2n, 3n], 'montgomery');
-  await msm('bn254', P, S, { pointFormat: 'lem', scalarFormat: 'montgomery' });
-  expect(calls[0].args.slice(2)).toEqual([1, 1, { backend: 'cpu', device: 0, windowBits: 0, tau: -1, accumulation: 'xyzz', threads: 0 }]);
+  const pending = msm('bn254', P, S, { pointFormat: 'lem', scalarFormat: 'montgomery' });
+  // before msm() returns: the points to the addon, which copies them (owned: false), and the
+  // scalars copied (their context does not exist yet)
+  expect(calls.map((x) => x.fn)).toEqual(['createContext', 'copyBytes']);
   expect(calls[0].args[1]).toBe(P);
-  expect(calls[1].args).toEqual([S, 1, true]);
+  expect(calls[0].args.slice(2)).toEqual([1, 1, { backend: 'cpu', device: 0, windowBits: 0, tau: -1, accumulation: 'xyzz', threads: 0 }, false]);
+  expect(calls[1].args[0]).toBe(S);
+  const copyS = calls[1].args[1];
+  await pending;
+  expect(calls.map((x) => x.fn)).toEqual(['createContext', 'copyBytes', 'msm', 'close']);
+  // the copy, handed over (owned)
+  expect(calls[2].args[0]).toBe(copyS);
+  expect(calls[2].args).toEqual([S, 1, true, true]);
+  // a context's packed scalars go to the addon before ctx.msm() returns, which copies them
+  calls.length = 0;
+  const ctx = await MsmContext.create('bn254', P, { pointFormat: 'lem' });
+  const inflight = ctx.msm(S, { scalarFormat: 'montgomery' });
+  expect(calls.map((x) => x.fn)).toEqual(['createContext', 'msm']);
+  expect(calls[1].args).toEqual([S, 1, true, false]);
+  expect(calls[1].args[0]).toBe(S);
+  await inflight;
+  ctx.close();
 });
 
 test('the context is closed when the native msm fails', async () => {
@@ -256,10 +279,46 @@ test('MsmContext: calls, batch, close', async () => {
   ]);
   const batch = calls.find((x) => x.fn === 'msmBatch')!;
   expect(batch.args[2]).toBe(true); // one packed set: all are range-checked natively
+  expect(batch.args[3]).toBe(true); // owned: an encoding and a copy
+  const copied = calls.find((x) => x.fn === 'copyBytes')!;
+  expect(copied.args[0]).toBe(S);
+  expect((batch.args[0] as Uint8Array[])[1]).toBe(copied.args[1]);
+  // packed sets only: to the addon as they are, before msmBatch() returns (the addon copies them)
+  calls.length = 0;
+  const inflight = ctx.msmBatch([S, S]);
+  expect(calls.map((x) => x.fn)).toEqual(['msmBatch']);
+  expect(calls[0].args[0]).toEqual([S, S]);
+  expect(calls[0].args.slice(1)).toEqual([0, true, false]);
+  await inflight;
   await expect(ctx.msmBatch([[1n, 2n, 3n], [1n]])).rejects.toMatchObject({ code: 'ERR_LENGTH_MISMATCH', message: /scalar set 1/ });
   ctx.close();
   ctx.close();
   expect(calls.filter((x) => x.fn === 'close')).toHaveLength(1);
   await expect(ctx.msm([1n, 2n, 3n])).rejects.toMatchObject({ code: 'ERR_CONTEXT_CLOSED' });
   await expect(ctx.msmBatch([])).rejects.toMatchObject({ code: 'ERR_CONTEXT_CLOSED' });
+});
+
+test('no points: CUDA asked for is checked as for n > 0; otherwise nothing native runs', async () => {
+  const empties = [
+    () => msm('bn254', [], [], { backend: 'cuda' }),
+    () => msm('bn254', new Uint8Array(0), new Uint8Array(0), { constantTime: true }),
+    () => msm('bn254', [], [], { accumulation: 'homogeneous' }),
+    () => MsmContext.create('bn254', [], { backend: 'cuda' }),
+    () => MsmContext.create('bn254', new Uint8Array(0), { constantTime: true }),
+  ];
+  for (const f of empties) await expect(f()).rejects.toMatchObject({ code: 'ERR_CUDA_UNAVAILABLE' });
+  // the limits of the backend asked for, as for n > 0
+  await expect(msm('bn254', [], [], { backend: 'cuda', windowBits: 11 })).rejects.toMatchObject({ code: 'ERR_INVALID_OPTION' });
+  await expect(msm('bn254', [], [], { backend: 'cpu', constantTime: true })).rejects.toMatchObject({ code: 'ERR_INVALID_OPTION' });
+  cudaAvailable = true;
+  for (const f of empties.slice(0, 3)) await expect(f()).resolves.toEqual({ x: 0n, y: 0n });
+  const ctx = await MsmContext.create('bn254', [], { backend: 'cuda' });
+  expect([ctx.size, ctx.backend]).toEqual([0, null]);
+  await expect(ctx.msm([])).resolves.toEqual({ x: 0n, y: 0n });
+  // nothing was created or copied
+  expect(calls).toEqual([]);
+  // the default options need no addon at all (test/validate.test.ts runs them without one)
+  cudaAvailable = false;
+  await expect(msm('bn254', [], [], { backend: 'cpu', windowBits: 13 })).resolves.toEqual({ x: 0n, y: 0n });
+  await expect(msm('bn254', [], [])).resolves.toEqual({ x: 0n, y: 0n });
 });

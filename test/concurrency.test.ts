@@ -1,8 +1,10 @@
 // Concurrent calls give identical, correct results; heavy work stays off the event loop.
 
 import { CURVES, msm, MsmContext, type AffinePoint } from '../lib';
-import { encodeScalars } from '../lib/encoding';
-import { awkwardPoints, expectedFromDlogs, mixedScalars, progression, seededRng } from './support/data';
+import { bigintToBytesLE, decodePoints, decodeScalars, encodeScalars } from '../lib/encoding';
+import { jacMul, toAff, toJac } from './model/ec';
+import { awkwardPoints, expectedFromDlogs, fieldOf, fromModel, gen, mixedScalars, progression, seededRng } from './support/data';
+import { testingAddon } from './support/testing';
 
 const rng = seededRng('concurrency.test');
 
@@ -66,4 +68,102 @@ test('the event loop keeps ticking during a 2^16 MSM', async () => {
   } finally {
     ctx.close();
   }
+});
+
+// Issue 10: bigint arrays are read into a snapshot when the call is made (synchronously: the
+// contract), then checked and encoded in slices that yield. What is watched is the whole call,
+// from before it is made to its result, on the CPU backend: the longest time without a tick.
+describe('bigint input keeps the event loop ticking', () => {
+  const c = CURVES.bn254;
+
+  const made = new Map<number, ReturnType<typeof make>>();
+  const data = (log: number) => made.get(log) ?? made.set(log, make(log)).get(log)!;
+
+  function make(log: number) {
+    const n = 1 << log;
+    const s = 1n + rng.below(c.r - 1n);
+    const t = 1n + rng.below(c.r - 1n);
+    const packed = testingAddon().generatePoints('bn254', n, bigintToBytesLE(s, 32), bigintToBytesLE(t, 32));
+    const points = decodePoints(c, packed);
+    // random scalars below 2^253 < r, 32 bits at a time (rng.below per scalar takes seconds at 2^20)
+    const bytes = new Uint8Array(32 * n);
+    const words = new Uint32Array(bytes.buffer);
+    for (let i = 0; i < words.length; i++) words[i] = rng.u32();
+    for (let i = 31; i < bytes.length; i += 32) bytes[i] &= 0x1f;
+    const k = decodeScalars(c, bytes);
+    let e = 0n;
+    for (let i = 0; i < n; i++) e += k[i] * ((s + BigInt(i) * t) % c.r);
+    const want = fromModel(toAff(fieldOf(c), jacMul(fieldOf(c), e % c.r, toJac(gen(c)))));
+    return { n, packed, points, k, want };
+  }
+
+  async function watch<T>(call: () => Promise<T>): Promise<{ result: T; maxGap: number; ms: number; ticks: number }> {
+    let ticks = 0;
+    let maxGap = 0;
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      maxGap = Math.max(maxGap, now - last);
+      last = now;
+      ticks++;
+    }, 2);
+    const started = performance.now();
+    const result = await call();
+    const ms = performance.now() - started;
+    clearInterval(timer);
+    maxGap = Math.max(maxGap, performance.now() - last);
+    return { result, maxGap, ms, ticks };
+  }
+
+  const report = (what: string, w: { maxGap: number; ms: number; ticks: number }) =>
+    process.stdout.write(`[event loop] ${what}: ${w.ms.toFixed(0)} ms, ${w.ticks} ticks, max gap ${w.maxGap.toFixed(1)} ms\n`);
+
+  test('2^16 bigint points and scalars through msm(): no gap of 50 ms', async () => {
+    const d = data(16);
+    const w = await watch(() => msm('bn254', d.points, d.k, { backend: 'cpu' }));
+    report('2^16 bigint points and scalars, msm', w);
+    expect(w.result).toEqual(d.want);
+    expect(w.maxGap).toBeLessThan(50);
+  });
+
+  test.each([16, 20])('2^%i bigint scalars through ctx.msm(): no gap of 50 ms', async (log) => {
+    const d = data(log);
+    const ctx = await MsmContext.create('bn254', d.packed, { backend: 'cpu' });
+    try {
+      const w = await watch(() => ctx.msm(d.k));
+      report(`2^${log} bigint scalars, ctx.msm`, w);
+      expect(w.result).toEqual(d.want);
+      expect(w.maxGap).toBeLessThan(50);
+    } finally {
+      ctx.close();
+    }
+  });
+
+  test('2^20 bigint points: MsmContext.create() and msm(), within a regression bound', async () => {
+    // The snapshot of 2^20 {x, y} objects, read on the event loop before the call returns (the
+    // contract), takes 25–45 ms on its own; the call returns after 40–50 ms in plain Node. Its
+    // allocation can set off a major GC of this large heap of bigints, whose pause lands in the
+    // same gap: 45–80 ms in most runs here, up to ~360 ms under jest beside other busy processes.
+    // That pause is V8's: the bound is a regression guard (before issue 10 the encoding held the
+    // loop for 0.96 s in create, 1.4 s in msm). The README advises packed points for large n.
+    const d = data(20);
+    let sync = 0;
+    const timed = <T>(f: () => Promise<T>) => () => {
+      const t = performance.now();
+      const p = f();
+      sync = performance.now() - t;
+      return p;
+    };
+    const created = await watch(timed(() => MsmContext.create('bn254', d.points, { backend: 'cpu' })));
+    const createSync = sync;
+    report(`2^20 bigint points, MsmContext.create (returned after ${createSync.toFixed(1)} ms)`, created);
+    expect(created.result.size).toBe(d.n);
+    created.result.close();
+    const one = await watch(timed(() => msm('bn254', d.points, d.k, { backend: 'cpu' })));
+    report(`2^20 bigint points and scalars, msm (returned after ${sync.toFixed(1)} ms)`, one);
+    expect(one.result).toEqual(d.want);
+    expect(created.maxGap).toBeLessThan(600);
+    expect(one.maxGap).toBeLessThan(600);
+    made.clear();
+  });
 });

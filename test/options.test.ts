@@ -172,11 +172,16 @@ describe.each(BACKENDS)("backend '%s'", (backend) => {
   });
 
   test("a context's call options", async () => {
-    // A context of this backend with points where the backend is usable here; elsewhere one of
-    // no points, which checks call options the same way without any native work.
-    const usable = backend !== 'cuda' || inf.cuda.available;
-    const ctx = await MsmContext.create('bn254', usable ? pts : [], { backend });
-    const scalars = usable ? ks : [];
+    // Where this backend is unusable here, no context of it exists, not even one of no points
+    // (issue 10: ERR_CUDA_UNAVAILABLE whatever n is); the call options are those of any context,
+    // checked under the other backends.
+    if (backend === 'cuda' && !inf.cuda.available) {
+      await rejects(MsmContext.create('bn254', [], { backend }), 'ERR_CUDA_UNAVAILABLE');
+      await rejects(MsmContext.create('bn254', pts, { backend }), 'ERR_CUDA_UNAVAILABLE');
+      return;
+    }
+    const ctx = await MsmContext.create('bn254', pts, { backend });
+    const scalars = ks;
     try {
       const bad: Case[] = [
         [{ scalarFormat: 'lem' }, /'scalarFormat'/],

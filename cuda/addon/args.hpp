@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/bytes.hpp"
 #include "errors.hpp"
 
 namespace msm::addon {
@@ -19,26 +20,45 @@ inline bool invalid(Failure& f, const std::string& msg) {
   return false;
 }
 
-// A Uint8Array (Buffer included), held by a reference until the async work that reads it is
-// deleted (on the JS thread). Nothing is copied on the event loop: a 2^24-point MSM hands over
-// gigabytes, and copying them here would stall the loop for a second. The worker thread reads the
-// bytes once, while decoding; like fs.write, the caller must not modify the array until the
-// returned Promise settles.
-struct HeldBytes {
-  Napi::ObjectReference ref;
-  const uint8_t* data = nullptr;
-  size_t size = 0;
-};
+// Input bytes, taken when the call is made (issue 10; the WebCrypto BufferSource rule): once the
+// call has returned its Promise, nothing the caller does to the array — mutate it, resize(0) its
+// resizable ArrayBuffer, transfer the buffer away, drop it — changes the result or reaches freed
+// memory. A Uint8Array is copied here, on the JS thread (HostBytes: huge pages, several threads).
+// `owned` is lib/'s promise that it made the array itself (encoded bigints, or copyBytes()) and
+// will never touch it again: it is then held by a reference instead, saving a second copy. Either
+// way the worker may decode the bytes in place.
+class InputBytes {
+ public:
+  uint8_t* data() { return data_; }
+  size_t size() const { return size_; }
+  // Frees a copy once decoded (the worker thread may call it; a held reference is released with
+  // the worker, on the JS thread, as napi references must be).
+  void free_copy() {
+    if (!copy_.data()) return;
+    copy_.reset();
+    data_ = nullptr;
+    size_ = 0;
+  }
 
-inline bool hold_bytes(const Napi::Value& v, const char* what, HeldBytes& out, Failure& f) {
-  if (!v.IsTypedArray() || v.As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array)
-    return invalid(f, std::string(what) + " must be a Uint8Array");
-  auto a = v.As<Napi::Uint8Array>();
-  out.ref = Napi::Persistent(a.As<Napi::Object>());
-  out.data = a.Data();
-  out.size = a.ByteLength();
-  return true;
-}
+  // v: a Uint8Array, already checked. Throws std::bad_alloc when the copy cannot be allocated.
+  void take(const Napi::Value& v, bool owned) {
+    auto a = v.As<Napi::Uint8Array>();
+    size_ = a.ByteLength();
+    if (owned) {
+      ref_ = Napi::Persistent(a.As<Napi::Object>());
+      data_ = a.Data();
+    } else {
+      copy_ = HostBytes::copy_of(a.Data(), size_);
+      data_ = copy_.data();
+    }
+  }
+
+ private:
+  HostBytes copy_;
+  Napi::ObjectReference ref_;
+  uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+};
 
 // An integer in [lo, hi]; `undefined` gives dflt.
 inline bool get_int(const Napi::Value& v, const char* what, int lo, int hi, int dflt, int& out, Failure& f) {

@@ -17,6 +17,76 @@ namespace {
 
 struct AddonData {
   Napi::FunctionReference context_ctor;
+  // Set by CreateWorker only while it constructs a NativeContext, which copies it: the class
+  // cannot be instantiated from JavaScript with anything else.
+  const std::shared_ptr<Engine>* constructing = nullptr;
+};
+
+// Async work that settles a Promise. Execute() lets no exception out (run()'s failure is kept for
+// the JS thread), and the completion does nothing that can throw out of it: while the environment
+// is being torn down (worker.terminate(), process exit) during the work, every napi call fails and
+// node-addon-api throws Napi::Error, which, escaping the libuv callback, aborted the process
+// ("terminate called after throwing an instance of 'Napi::Error'", issue 10). Nobody is left to
+// tell then, so the result is dropped; the worker and what it owns (engine, input copies) are
+// freed as usual.
+class PromiseWorker : public Napi::AsyncWorker {
+ public:
+  Napi::Promise promise() const { return deferred_.Promise(); }
+
+ protected:
+  PromiseWorker(Napi::Env env, const char* name)
+      : Napi::AsyncWorker(env, name), deferred_(Napi::Promise::Deferred::New(env)) {}
+
+  virtual void run() = 0;                         // worker thread
+  virtual Napi::Value result(Napi::Env env) = 0;  // JS thread, once run() succeeded
+
+ private:
+  void Execute() final {
+    try {
+      run();
+    } catch (...) {
+      failed_ = true;
+      try {
+        failure_ = Failure::from_current_exception();
+      } catch (...) {
+        failure_.code = "ERR_OUT_OF_MEMORY";  // not even the message could be copied
+      }
+    }
+  }
+
+  // Replaces node-addon-api's, which calls OnOK/OnError through a wrapper that rethrows.
+  void OnWorkComplete(Napi::Env env, napi_status status) final {
+    if (status != napi_cancelled) settle(env);
+    Destroy();
+  }
+
+  void settle(Napi::Env env) noexcept {
+    Failure why{"ERR_INTERNAL", "the result could not be returned", -1};
+    try {
+      Napi::HandleScope scope(env);
+      if (failed_)
+        deferred_.Reject(failure_.to_js(env));
+      else
+        deferred_.Resolve(result(env));
+      return;
+    } catch (...) {
+      try {
+        why = Failure::from_current_exception();
+      } catch (...) {
+      }
+    }
+    // A live environment that could not build the result (allocating it) rejects instead; in a
+    // dying one this fails the same way, and is dropped.
+    try {
+      Napi::HandleScope scope(env);
+      deferred_.Reject(why.to_js(env));
+    } catch (...) {
+    }
+  }
+
+  Napi::Promise::Deferred deferred_;
+  bool failed_ = false;
+  Failure failure_;
 };
 
 bool parse_curve(const Napi::Value& v, CurveId& id, Failure& f) {
@@ -58,15 +128,16 @@ class NativeContext : public Napi::ObjectWrap<NativeContext> {
                        });
   }
 
-  // Only created from C++: info[0] is an External owning a heap shared_ptr<Engine>.
+  // Only created by CreateWorker, which hands over its engine through AddonData::constructing.
   explicit NativeContext(const Napi::CallbackInfo& info) : Napi::ObjectWrap<NativeContext>(info) {
-    if (info.Length() < 1 || !info[0].IsExternal()) {
-      Napi::TypeError::New(info.Env(), "NativeContext cannot be constructed from JavaScript")
-          .ThrowAsJavaScriptException();
-      return;
+    Napi::Env env = info.Env();
+    auto* data = env.GetInstanceData<AddonData>();
+    if (!data || !data->constructing) {
+      throw Napi::Error(env, Failure{"ERR_INVALID_ARGUMENT",
+                                     "NativeContext cannot be constructed from JavaScript: use createContext()", -1}
+                                 .to_js(env));
     }
-    std::unique_ptr<std::shared_ptr<Engine>> holder(info[0].As<Napi::External<std::shared_ptr<Engine>>>().Data());
-    engine_ = std::move(*holder);
+    engine_ = *data->constructing;
     curve_ = engine_->curve();
     size_ = engine_->size();
     host_memory_ = engine_->host_memory();
@@ -92,8 +163,12 @@ class NativeContext : public Napi::ObjectWrap<NativeContext> {
     return info.Env().Undefined();
   }
 
-  Napi::Value msm(const Napi::CallbackInfo& info) { return queue(info, false); }
-  Napi::Value msm_batch(const Napi::CallbackInfo& info) { return queue(info, true); }
+  Napi::Value msm(const Napi::CallbackInfo& info) {
+    return promise_call(info.Env(), [&] { return queue(info, false); });
+  }
+  Napi::Value msm_batch(const Napi::CallbackInfo& info) {
+    return promise_call(info.Env(), [&] { return queue(info, true); });
+  }
 
   Napi::Value queue(const Napi::CallbackInfo& info, bool batch);
 
@@ -103,123 +178,110 @@ class NativeContext : public Napi::ObjectWrap<NativeContext> {
   int window_bits_ = 0, tau_ = 0;
 };
 
-class MsmWorker : public Napi::AsyncWorker {
+class MsmWorker : public PromiseWorker {
  public:
-  MsmWorker(Napi::Env env, std::shared_ptr<Engine> engine, std::vector<HeldBytes>&& scalars,
-            bool montgomery, bool check_range, bool batch)
-      : Napi::AsyncWorker(env, "msm-cuda:msm"),
-        deferred_(Napi::Promise::Deferred::New(env)),
+  MsmWorker(Napi::Env env, std::shared_ptr<Engine> engine, std::vector<InputBytes>&& scalars, bool montgomery,
+            bool check_range, bool batch)
+      : PromiseWorker(env, "msm-cuda:msm"),
         engine_(std::move(engine)),
         scalars_(std::move(scalars)),
         montgomery_(montgomery),
         check_range_(check_range),
         batch_(batch) {}
 
-  Napi::Promise promise() const { return deferred_.Promise(); }
-
-  void Execute() override {
-    try {
-      const CurveId curve = engine_->curve();
-      const size_t n = engine_->size(), out_bytes = 2 * curve_shape(curve).field_bytes;
-      const int threads = default_threads(0);
-      std::vector<const uint8_t*> ptrs;
-      decoded_.resize(scalars_.size());
-      for (size_t e = 0; e < scalars_.size(); ++e) {
-        const uint8_t* src = scalars_[e].data;
-        try {
-          // Canonical scalars already below r go to the engine as they are; anything else
-          // (Montgomery form, or values ≥ r to reduce) is decoded into a copy.
-          const int64_t bad = montgomery_ ? 0 : first_unreduced_scalar(curve, src, n, threads);
-          if (bad < 0) {
-            ptrs.push_back(src);
-            continue;
-          }
+ private:
+  void run() override {
+    const CurveId curve = engine_->curve();
+    const size_t n = engine_->size(), out_bytes = 2 * curve_shape(curve).field_bytes;
+    const int threads = default_threads(0);
+    std::vector<const uint8_t*> ptrs;
+    for (size_t e = 0; e < scalars_.size(); ++e) {
+      uint8_t* s = scalars_[e].data();
+      try {
+        // Canonical scalars already below r go to the engine as they are; anything else
+        // (Montgomery form, or values ≥ r to reduce) is decoded in place: the bytes are ours.
+        const int64_t bad = montgomery_ ? 0 : first_unreduced_scalar(curve, s, n, threads);
+        if (bad >= 0) {
           if (check_range_ && !montgomery_)
-            throw EngineError("ERR_SCALAR_RANGE",
-                              "scalar not below the group order at index " + std::to_string(bad), bad);
-          auto& s = decoded_[e];
-          s.resize(scalars_[e].size);
-          decode_scalars(curve, src, n, montgomery_, check_range_, s.data(), threads);
-          ptrs.push_back(s.data());
-        } catch (EngineError& err) {
-          if (batch_) throw EngineError(err.code, std::string(err.what()) + " of batch entry " + std::to_string(e),
-                                        err.index);
-          throw;
+            throw EngineError("ERR_SCALAR_RANGE", "scalar not below the group order at index " + std::to_string(bad),
+                              bad);
+          decode_scalars(curve, s, n, montgomery_, check_range_, s, threads);
         }
+      } catch (EngineError& err) {
+        if (batch_)
+          throw EngineError(err.code, std::string(err.what()) + " of batch entry " + std::to_string(e), err.index);
+        throw;
       }
-      out_.assign(scalars_.size() * out_bytes, 0);
-      if (batch_)
-        engine_->msm_batch(ptrs, n, out_.data());
-      else
-        engine_->msm(ptrs[0], n, out_.data());
-    } catch (...) {
-      failure_ = Failure::from_current_exception();
-      SetError(failure_.message);
+      ptrs.push_back(s);
     }
+    out_.assign(scalars_.size() * out_bytes, 0);
+    if (batch_)
+      engine_->msm_batch(ptrs, n, out_.data());
+    else
+      engine_->msm(ptrs[0], n, out_.data());
   }
 
-  void OnOK() override {
-    Napi::Env env = Env();
+  Napi::Value result(Napi::Env env) override {
     const size_t count = scalars_.size(), each = count ? out_.size() / count : 0;
     auto make = [&](size_t i) {
       auto a = Napi::Uint8Array::New(env, each);
       std::copy(out_.begin() + i * each, out_.begin() + (i + 1) * each, a.Data());
       return a;
     };
-    if (!batch_) return deferred_.Resolve(make(0));
+    if (!batch_) return make(0);
     auto arr = Napi::Array::New(env, count);
     for (size_t i = 0; i < count; ++i) arr.Set(uint32_t(i), make(i));
-    deferred_.Resolve(arr);
+    return arr;
   }
 
-  void OnError(const Napi::Error&) override { deferred_.Reject(failure_.to_js(Env())); }
-
- private:
-  Napi::Promise::Deferred deferred_;
   std::shared_ptr<Engine> engine_;
-  std::vector<HeldBytes> scalars_;             // the caller's arrays, read in Execute
-  std::vector<std::vector<uint8_t>> decoded_;  // canonical scalars < r
+  std::vector<InputBytes> scalars_;  // taken at call time; decoded in place
   bool montgomery_, check_range_, batch_;
   std::vector<uint8_t> out_;
-  Failure failure_;
 };
 
+// msm(scalars, scalarFormat, checkRange, owned) / msmBatch(sets, scalarFormat, checkRange, owned):
+// the scalars are taken (InputBytes) before this returns.
 Napi::Value NativeContext::queue(const Napi::CallbackInfo& info, bool batch) {
   Napi::Env env = info.Env();
   if (!engine_) return rejected(env, "ERR_CONTEXT_CLOSED", "the context is closed");
   Failure f;
   int format = 0;
-  bool check_range = true;
-  std::vector<HeldBytes> sets;
-  const size_t want = size_ * curve_shape(curve_).scalar_bytes;
-  auto take = [&](const Napi::Value& v, const std::string& what) {
-    HeldBytes bytes;
-    if (!hold_bytes(v, what.c_str(), bytes, f)) return false;
-    if (bytes.size != want) {
-      f = Failure{"ERR_LENGTH_MISMATCH",
-                  what + " has " + std::to_string(bytes.size) + " bytes, expected " + std::to_string(want) +
-                      " (" + std::to_string(size_) + " scalars × 32)",
-                  -1};
-      return false;
-    }
-    sets.push_back(std::move(bytes));
-    return true;
-  };
-  if (!get_int(info[1], "scalarFormat", 0, 1, 0, format, f) || !get_bool(info[2], "checkRange", true, check_range, f))
+  bool check_range = true, owned = false;
+  if (!get_int(info[1], "scalarFormat", 0, 1, 0, format, f) || !get_bool(info[2], "checkRange", true, check_range, f) ||
+      !get_bool(info[3], "owned", false, owned, f))
     return rejected(env, f);
+  const size_t want = size_ * curve_shape(curve_).scalar_bytes;
+  // All the values first (an array's getters run JS, which could resize an array already
+  // checked), then their shapes and lengths, then the copies: no JS runs between the last two, and
+  // nothing is copied for a call that is going to be refused.
+  std::vector<Napi::Value> given;
   if (batch) {
     if (!info[0].IsArray()) return rejected(env, "ERR_INVALID_ARGUMENT", "scalars must be an array of Uint8Array");
     auto arr = info[0].As<Napi::Array>();
-    for (uint32_t i = 0; i < arr.Length(); ++i)
-      if (!take(arr.Get(i), "scalars[" + std::to_string(i) + "]")) return rejected(env, f);
-    if (sets.empty()) {
+    const uint32_t count = arr.Length();
+    for (uint32_t i = 0; i < count; ++i) given.push_back(arr.Get(i));
+    if (given.empty()) {
       auto d = Napi::Promise::Deferred::New(env);
       d.Resolve(Napi::Array::New(env));
       return d.Promise();
     }
-  } else if (!take(info[0], "scalars")) {
-    return rejected(env, f);
+  } else {
+    given.push_back(info[0]);
   }
+  for (size_t i = 0; i < given.size(); ++i) {
+    const std::string what = batch ? "scalars[" + std::to_string(i) + "]" : "scalars";
+    const Napi::Value& v = given[i];
+    if (!v.IsTypedArray() || v.As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array)
+      return rejected(env, "ERR_INVALID_ARGUMENT", what + " must be a Uint8Array");
+    const size_t bytes = v.As<Napi::Uint8Array>().ByteLength();
+    if (bytes != want)
+      return rejected(env, "ERR_LENGTH_MISMATCH",
+                      what + " has " + std::to_string(bytes) + " bytes, expected " + std::to_string(want) + " (" +
+                          std::to_string(size_) + " scalars × 32)");
+  }
+  std::vector<InputBytes> sets(given.size());
+  for (size_t i = 0; i < given.size(); ++i) sets[i].take(given[i], owned);
   auto* w = new MsmWorker(env, engine_, std::move(sets), format == 1, check_range, batch);
   Napi::Promise p = w->promise();
   w->Queue();
@@ -228,12 +290,11 @@ Napi::Value NativeContext::queue(const Napi::CallbackInfo& info, bool batch) {
 
 // ---- createContext -----------------------------------------------------------------------------
 
-class CreateWorker : public Napi::AsyncWorker {
+class CreateWorker : public PromiseWorker {
  public:
-  CreateWorker(Napi::Env env, CurveId curve, HeldBytes&& points, int format, int validate, bool cuda,
+  CreateWorker(Napi::Env env, CurveId curve, InputBytes&& points, int format, int validate, bool cuda,
                EngineOptions opt)
-      : Napi::AsyncWorker(env, "msm-cuda:createContext"),
-        deferred_(Napi::Promise::Deferred::New(env)),
+      : PromiseWorker(env, "msm-cuda:createContext"),
         curve_(curve),
         points_(std::move(points)),
         format_(format),
@@ -241,63 +302,46 @@ class CreateWorker : public Napi::AsyncWorker {
         cuda_(cuda),
         opt_(opt) {}
 
-  Napi::Promise promise() const { return deferred_.Promise(); }
+ private:
+  void run() override {
+    const size_t n = points_.size() / (2 * curve_shape(curve_).field_bytes);
+    AffineBuffer buf = decode_points(curve_, points_.data(), n, PointFormat(format_), Validation(validate_),
+                                     default_threads(opt_.threads));
+    points_.free_copy();  // decoded: the engine's copy is all that is needed from here on
+    engine_ = cuda_ ? make_cuda_engine(curve_, std::move(buf), opt_) : make_cpu_engine(curve_, std::move(buf), opt_);
+  }
 
-  void Execute() override {
+  // If constructing the object fails, engine_ is still ours and goes with the worker.
+  Napi::Value result(Napi::Env env) override {
+    auto* data = env.GetInstanceData<AddonData>();
+    data->constructing = &engine_;
     try {
-      const size_t n = points_.size / (2 * curve_shape(curve_).field_bytes);
-      AffineBuffer buf = decode_points(curve_, points_.data, n, PointFormat(format_), Validation(validate_),
-                                       default_threads(opt_.threads));
-      engine_ = cuda_ ? make_cuda_engine(curve_, std::move(buf), opt_) : make_cpu_engine(curve_, std::move(buf), opt_);
+      Napi::Object obj = data->context_ctor.New({});
+      data->constructing = nullptr;
+      return obj;
     } catch (...) {
-      failure_ = Failure::from_current_exception();
-      SetError(failure_.message);
+      data->constructing = nullptr;
+      throw;
     }
   }
 
-  void OnOK() override {
-    Napi::Env env = Env();
-    auto* holder = new std::shared_ptr<Engine>(std::move(engine_));
-    auto ext = Napi::External<std::shared_ptr<Engine>>::New(env, holder);
-    Napi::Object obj = env.GetInstanceData<AddonData>()->context_ctor.New({ext});
-    deferred_.Resolve(obj);
-  }
-
-  void OnError(const Napi::Error&) override { deferred_.Reject(failure_.to_js(Env())); }
-
- private:
-  Napi::Promise::Deferred deferred_;
   CurveId curve_;
-  HeldBytes points_;  // the caller's array, read once in Execute
+  InputBytes points_;  // taken at call time
   int format_, validate_;
   bool cuda_;
   EngineOptions opt_;
   std::shared_ptr<Engine> engine_;
-  Failure failure_;
 };
 
-}  // namespace
-
-void init_context_class(Napi::Env env) {
-  auto* data = new AddonData();
-  data->context_ctor = Napi::Persistent(NativeContext::define(env));
-  env.SetInstanceData<AddonData>(data);
-}
-
-Napi::Value create_context(const Napi::CallbackInfo& info) {
+Napi::Value create_context_body(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Failure f;
   CurveId curve = CurveId::BN254;
-  HeldBytes points;
   int format = 0, validate = 0;
-  if (!parse_curve(info[0], curve, f) || !hold_bytes(info[1], "points", points, f) ||
-      !get_int(info[2], "pointFormat", 0, 1, 0, format, f) || !get_int(info[3], "validate", 0, 2, 2, validate, f))
+  bool owned = false;
+  if (!parse_curve(info[0], curve, f) || !get_int(info[2], "pointFormat", 0, 1, 0, format, f) ||
+      !get_int(info[3], "validate", 0, 2, 2, validate, f) || !get_bool(info[5], "owned", false, owned, f))
     return rejected(env, f);
-  const size_t point_bytes = 2 * curve_shape(curve).field_bytes;
-  if (points.size % point_bytes != 0)
-    return rejected(env, "ERR_INVALID_ARGUMENT",
-                    "points byte length " + std::to_string(points.size) + " is not a multiple of " +
-                        std::to_string(point_bytes));
   EngineOptions opt;
   int backend = int(Backend::cpu), mode = int(Accumulation::xyzz);
   if (!info[4].IsUndefined()) {
@@ -311,19 +355,74 @@ Napi::Value create_context(const Napi::CallbackInfo& info) {
       return rejected(env, f);
     opt.accumulation = Accumulation(mode);
   }
-  // The native re-check of lib/validate.ts, before any work is queued: the point decoding
-  // already runs on opt.threads threads.
+  // The options object's getters have run: from here on no JS runs until the points are taken.
+  if (!info[1].IsTypedArray() || info[1].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array)
+    return rejected(env, "ERR_INVALID_ARGUMENT", "points must be a Uint8Array");
+  const size_t point_bytes = 2 * curve_shape(curve).field_bytes, bytes = info[1].As<Napi::Uint8Array>().ByteLength();
+  if (bytes % point_bytes != 0)
+    return rejected(env, "ERR_INVALID_ARGUMENT",
+                    "points byte length " + std::to_string(bytes) + " is not a multiple of " +
+                        std::to_string(point_bytes));
+  // The native re-check of lib/validate.ts, before any work is queued (and before the points are
+  // copied): the point decoding already runs on opt.threads threads.
   try {
     check_options(Backend(backend), opt);
-    check_size(Backend(backend), points.size / point_bytes);
+    check_size(Backend(backend), bytes / point_bytes);
   } catch (const EngineError& e) {
     return rejected(env, Failure{e.code, e.what(), e.index});
   }
+  InputBytes points;
+  points.take(info[1], owned);
   const bool cuda = Backend(backend) == Backend::cuda;
   auto* w = new CreateWorker(env, curve, std::move(points), format, validate, cuda, opt);
   Napi::Promise p = w->promise();
   w->Queue();
   return p;
+}
+
+}  // namespace
+
+void init_context_class(Napi::Env env) {
+  auto* data = new AddonData();
+  data->context_ctor = Napi::Persistent(NativeContext::define(env));
+  env.SetInstanceData<AddonData>(data);
+}
+
+Napi::Value create_context(const Napi::CallbackInfo& info) {
+  return promise_call(info.Env(), [&] { return create_context_body(info); });
+}
+
+// copyBytes(bytes) → a copy the caller may hand over later with owned = true (lib/native.ts). Large
+// copies are an external ArrayBuffer over HostBytes (recycled buffers, huge pages: see
+// common/bytes.hpp); where the runtime refuses external buffers, or for small ones, V8 allocates it.
+Napi::Value copy_bytes(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return throwing_call(env, [&]() -> Napi::Value {
+    if (!info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array)
+      throw Napi::Error(env, Failure{"ERR_INVALID_ARGUMENT", "bytes must be a Uint8Array", -1}.to_js(env));
+    auto src = info[0].As<Napi::Uint8Array>();
+    const size_t size = src.ByteLength();
+    if (size >= (size_t(1) << 20)) {
+      HostBytes copy = HostBytes::copy_of(src.Data(), size);
+      napi_value ab = nullptr;
+      uint8_t* data = copy.data();
+      const napi_status st = napi_create_external_arraybuffer(
+          env, data, size,
+          [](napi_env, void* p, void* capacity) {
+            HostBytes::recycle(static_cast<uint8_t*>(p), reinterpret_cast<size_t>(capacity));
+          },
+          reinterpret_cast<void*>(copy.capacity()), &ab);
+      if (st == napi_ok) {
+        copy.release();  // the ArrayBuffer's finalizer hands it back
+        return Napi::Uint8Array::New(env, size, Napi::ArrayBuffer(env, ab), 0);
+      }
+      if (st == napi_pending_exception) throw Napi::Error::New(env);
+      // napi_no_external_buffers_allowed (a V8 sandbox): fall through to a V8 allocation
+    }
+    auto out = Napi::Uint8Array::New(env, size);
+    HostBytes::copy(out.Data(), src.Data(), size);
+    return out;
+  });
 }
 
 }  // namespace msm::addon

@@ -12,4 +12,7 @@ void init_context_class(Napi::Env env);
 // createContext(curve, points, pointFormat, validate, options) → Promise<NativeContext>.
 Napi::Value create_context(const Napi::CallbackInfo& info);
 
+// copyBytes(bytes) → Uint8Array: a copy taken now, for lib/ to hand over later (owned = true).
+Napi::Value copy_bytes(const Napi::CallbackInfo& info);
+
 }  // namespace msm::addon

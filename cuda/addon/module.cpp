@@ -1,4 +1,5 @@
-// The product addon's entry point: info() and createContext() (lib/native.ts), nothing else.
+// The product addon's entry point: info(), createContext() and copyBytes() (lib/native.ts), nothing
+// else.
 #include <napi.h>
 
 #include <iterator>
@@ -96,6 +97,7 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
   init_context_class(env);
   exports.Set("info", Napi::Function::New(env, info, "info"));
   exports.Set("createContext", Napi::Function::New(env, create_context, "createContext"));
+  exports.Set("copyBytes", Napi::Function::New(env, copy_bytes, "copyBytes"));
   return exports;
 }
 

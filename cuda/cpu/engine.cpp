@@ -1,4 +1,5 @@
 // The CPU backend behind engine.hpp: affine bases in Montgomery form, Pippenger per call.
+#include <cstdint>
 #include <cstring>
 #include <string>
 
@@ -22,21 +23,28 @@ class CpuEngine final : public Engine {
     check_size(Backend::cpu, buf.n);
     if (buf.limbs.size() != buf.n * 2 * F::N)
       throw EngineError("ERR_INVALID_ARGUMENT", "affine buffer size does not match its point count");
-    points_.resize(buf.n);
-    if (buf.n) std::memcpy(points_.data(), buf.limbs.data(), buf.n * sizeof(A));
-    skip_.resize(buf.n);
+    // The decoded limbs are the bases in place (the layout of A: x‖y limbs, no padding), saving a
+    // copy of them all; A's alignment (16) is operator new's on the 64-bit ABIs, checked anyway.
+    static_assert(sizeof(A) == 2 * F::N * sizeof(uint64_t), "affine layout");
+    n_ = buf.n;
+    limbs_ = std::move(buf.limbs);
+    if (reinterpret_cast<uintptr_t>(limbs_.data()) % alignof(A) != 0) {
+      aligned_.resize(n_);
+      if (n_) std::memcpy(static_cast<void*>(aligned_.data()), limbs_.data(), n_ * sizeof(A));
+      std::vector<uint64_t>().swap(limbs_);
+    }
+    skip_.resize(n_);
     size_t inf = 0;
-    for (size_t i = 0; i < buf.n; ++i) inf += skip_[i] = points_[i].is_inf();
+    for (size_t i = 0; i < n_; ++i) inf += skip_[i] = points()[i].is_inf();
     if (inf == 0) skip_.clear();
   }
 
   void msm_batch(const std::vector<const uint8_t*>& scalars, size_t n, uint8_t* outs) override {
-    if (n != points_.size())
-      throw EngineError("ERR_LENGTH_MISMATCH",
-                        "expected " + std::to_string(points_.size()) + " scalars, got " + std::to_string(n));
+    if (n != n_)
+      throw EngineError("ERR_LENGTH_MISMATCH", "expected " + std::to_string(n_) + " scalars, got " + std::to_string(n));
     for (size_t k = 0; k < scalars.size(); ++k) {
       uint8_t* out = outs + k * 2 * F::BYTES;
-      const auto r = cpu::Pippenger<F>::run(points_.data(), skip_.empty() ? nullptr : skip_.data(), scalars[k], 32, n,
+      const auto r = cpu::Pippenger<F>::run(points(), skip_.empty() ? nullptr : skip_.data(), scalars[k], 32, n,
                                             kScalarBits, window_bits(), threads_);
       const A a = r.to_affine();
       if (a.is_inf()) {
@@ -49,11 +57,11 @@ class CpuEngine final : public Engine {
   }
 
   CurveId curve() const override { return id_; }
-  size_t size() const override { return points_.size(); }
-  size_t host_memory() const override { return points_.size() * sizeof(A) + skip_.size(); }
+  size_t size() const override { return n_; }
+  size_t host_memory() const override { return n_ * sizeof(A) + skip_.size(); }
   size_t device_memory() const override { return 0; }
   int window_bits() const override {
-    return c_fixed_ ? c_fixed_ : cpu::choose_window(std::max<size_t>(points_.size(), 1), kScalarBits);
+    return c_fixed_ ? c_fixed_ : cpu::choose_window(std::max<size_t>(n_, 1), kScalarBits);
   }
   int tau() const override { return 0; }
 
@@ -61,8 +69,12 @@ class CpuEngine final : public Engine {
   CurveId id_;
   int threads_;
   int c_fixed_;
-  std::vector<A> points_;
-  std::vector<uint8_t> skip_;  // empty when no base is O
+  const A* points() const { return aligned_.empty() ? reinterpret_cast<const A*>(limbs_.data()) : aligned_.data(); }
+
+  size_t n_ = 0;
+  std::vector<uint64_t> limbs_;  // n_ affine bases, as decoded (common/codec.hpp)
+  std::vector<A> aligned_;       // …or their copy, where limbs_ is not aligned for A
+  std::vector<uint8_t> skip_;    // empty when no base is O
 };
 
 }  // namespace

@@ -107,17 +107,24 @@ class Pippenger {
     const size_t batch = m / 4;
     const bool batch_affine = batch >= 256 && n / size_t(parts) >= 2 * m;
     parallel(threads, [&](int) {
-      std::vector<X> buckets;
-      std::unique_ptr<AffineBuckets<F>> affine;
-      if (batch_affine)
-        affine = std::make_unique<AffineBuckets<F>>(m, std::min<size_t>(batch, 2048));
-      else
-        buckets.resize(m);
-      for (int task; (task = next.fetch_add(1)) < tasks;) {
-        const int w = task / parts, part = task % parts;
-        const size_t lo = n * part / parts, hi = n * (part + 1) / parts;
-        task_sum[size_t(task)] = batch_affine ? window_sum_affine(points, sd, t.data(), w, lo, hi, *affine)
-                                              : window_sum(points, sd, t.data(), w, lo, hi, buckets);
+      try {
+        std::vector<X> buckets;
+        std::unique_ptr<AffineBuckets<F>> affine;
+        if (batch_affine)
+          affine = std::make_unique<AffineBuckets<F>>(m, std::min<size_t>(batch, 2048));
+        else
+          buckets.resize(m);
+        for (int task; (task = next.fetch_add(1)) < tasks;) {
+          const int w = task / parts, part = task % parts;
+          const size_t lo = n * part / parts, hi = n * (part + 1) / parts;
+          task_sum[size_t(task)] = batch_affine ? window_sum_affine(points, sd, t.data(), w, lo, hi, *affine)
+                                                : window_sum(points, sd, t.data(), w, lo, hi, buckets);
+        }
+      } catch (...) {
+        // The MSM has failed (its buckets did not fit: ERR_OUT_OF_MEMORY): the other threads
+        // take no new task, so the failure is reported now rather than after all the work.
+        next.store(tasks);
+        throw;
       }
     });
 

@@ -1,0 +1,165 @@
+// HostBytes: a byte buffer the native side owns, and the copy that fills it from the caller's
+// memory at call time (issue 10: inputs are taken when the call is made, so nothing the caller
+// does afterwards — mutate, resize, transfer, drop — reaches the worker that reads them).
+//
+// The copy runs on the event loop, so its cost is the point, and on fresh memory it is page
+// faults, not memcpy. Measured on a 2-core EPYC VM, 512 MiB: ~45 ms into memory already mapped,
+// ~100 ms into fresh transparent huge pages, ~370 ms into fresh 4 KiB pages (and on that VM,
+// whose host backs guest memory lazily, up to 1–2 s now and then). Hence:
+//   - large buffers are recycled: provers call with the same sizes again and again, so a freed
+//     buffer (at most kPoolBuffers of them, kPoolBytes in all) waits for the next call;
+//   - fresh large buffers are 2 MiB-aligned and marked MADV_HUGEPAGE (honoured with THP 'madvise'
+//     or 'always');
+//   - the copy runs on several threads.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <thread>
+#include <vector>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#include "parallel.hpp"
+
+namespace msm {
+
+class HostBytes {
+ public:
+  HostBytes() = default;
+
+  // Uninitialised; throws std::bad_alloc.
+  static HostBytes allocate(size_t size) {
+    HostBytes b;
+    b.size_ = size;
+    if (size == 0) return b;
+    size_t capacity = size;
+    if (size >= kLarge) {
+      capacity = (size + kHuge - 1) / kHuge * kHuge;
+      if (uint8_t* p = pool().take(size, capacity)) {
+        b.own(p, capacity);
+        return b;
+      }
+#if defined(__linux__)
+      void* p = nullptr;
+      if (posix_memalign(&p, kHuge, capacity) != 0) throw std::bad_alloc();
+      madvise(p, capacity, MADV_HUGEPAGE);  // advice only: a kernel without THP ignores it
+      b.own(static_cast<uint8_t*>(p), capacity);
+      return b;
+#endif
+    }
+    void* p = std::malloc(capacity);
+    if (!p) throw std::bad_alloc();
+    b.own(static_cast<uint8_t*>(p), capacity);
+    return b;
+  }
+
+  // A copy of [src, src + size); throws std::bad_alloc.
+  static HostBytes copy_of(const uint8_t* src, size_t size) {
+    HostBytes b = allocate(size);
+    copy(b.data(), src, size);
+    return b;
+  }
+
+  // Below kSlice per thread, starting a thread costs more than it saves.
+  static void copy(uint8_t* dst, const uint8_t* src, size_t size) {
+    const unsigned hc = std::thread::hardware_concurrency();
+    parallel_ranges(size, int(std::min(hc ? hc : 1u, kMaxThreads)), kSlice,
+                    [&](size_t lo, size_t hi) { std::memcpy(dst + lo, src + lo, hi - lo); });
+  }
+
+  uint8_t* data() { return data_.get(); }
+  const uint8_t* data() const { return data_.get(); }
+  size_t size() const { return size_; }
+  size_t capacity() const { return capacity_; }
+  void reset() {
+    data_.reset();
+    size_ = capacity_ = 0;
+  }
+  // The memory, to be handed back with recycle(p, capacity) (an external ArrayBuffer's finalizer).
+  uint8_t* release() {
+    size_ = 0;
+    return data_.release();
+  }
+  static void recycle(uint8_t* p, size_t capacity) { Free{capacity}(p); }
+
+ private:
+  static constexpr size_t kHuge = size_t(2) << 20, kLarge = size_t(4) << 20, kSlice = size_t(2) << 20;
+  static constexpr unsigned kMaxThreads = 8;  // memory bandwidth saturates well before the cores do
+  static constexpr size_t kPoolBuffers = 2, kPoolBytes = size_t(1) << 30;
+
+  // Freed large buffers kept for reuse, most recent last.
+  class Pool {
+   public:
+    // A kept buffer of at least size bytes and not much more (capacity set to its own), or null.
+    uint8_t* take(size_t size, size_t& capacity) {
+      std::lock_guard<std::mutex> lock(m_);
+      for (size_t i = kept_.size(); i-- > 0;) {
+        if (kept_[i].second < size || kept_[i].second > size + size / 2) continue;
+        uint8_t* p = kept_[i].first;
+        capacity = kept_[i].second;
+        bytes_ -= capacity;
+        kept_.erase(kept_.begin() + ptrdiff_t(i));
+        return p;
+      }
+      return nullptr;
+    }
+    // Keeps p (evicting the oldest) when it fits the bounds; false: the caller frees it.
+    bool give(uint8_t* p, size_t capacity) {
+      if (capacity < kLarge || capacity > kPoolBytes) return false;
+      std::vector<uint8_t*> evicted;
+      {
+        std::lock_guard<std::mutex> lock(m_);
+        while (!kept_.empty() && (kept_.size() >= kPoolBuffers || bytes_ + capacity > kPoolBytes)) {
+          evicted.push_back(kept_.front().first);
+          bytes_ -= kept_.front().second;
+          kept_.erase(kept_.begin());
+        }
+        try {
+          kept_.emplace_back(p, capacity);
+        } catch (...) {
+          evicted.push_back(p);
+          capacity = 0;
+        }
+        bytes_ += capacity;
+      }
+      for (uint8_t* e : evicted) std::free(e);
+      return true;
+    }
+
+   private:
+    std::mutex m_;
+    std::vector<std::pair<uint8_t*, size_t>> kept_;
+    size_t bytes_ = 0;
+  };
+  // Never destroyed: worker threads may free buffers while the process exits.
+  static Pool& pool() {
+    static Pool* p = new Pool();
+    return *p;
+  }
+
+  struct Free {
+    size_t capacity = 0;
+    void operator()(uint8_t* p) const {
+      if (p && !pool().give(p, capacity)) std::free(p);
+    }
+  };
+  std::unique_ptr<uint8_t, Free> data_{nullptr, Free{}};
+  size_t size_ = 0, capacity_ = 0;
+
+  // data_'s deleter must know the capacity (the pool keeps buffers by it).
+  void own(uint8_t* p, size_t capacity) {
+    data_ = std::unique_ptr<uint8_t, Free>(p, Free{capacity});
+    capacity_ = capacity;
+  }
+};
+
+}  // namespace msm
