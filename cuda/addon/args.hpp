@@ -23,7 +23,8 @@ inline bool invalid(Failure& f, const std::string& msg) {
 // Input bytes, taken when the call is made (issue 10; the WebCrypto BufferSource rule): once the
 // call has returned its Promise, nothing the caller does to the array — mutate it, resize(0) its
 // resizable ArrayBuffer, transfer the buffer away, drop it — changes the result or reaches freed
-// memory. A Uint8Array is copied here, on the JS thread (HostBytes: huge pages, several threads).
+// memory. A Uint8Array is copied here, on the JS thread (HostBytes: recycled buffers or huge pages,
+// several threads).
 // `owned` is lib/'s promise that it made the array itself (encoded bigints, or copyBytes()) and
 // will never touch it again: it is then held by a reference instead, saving a second copy. Either
 // way the worker may decode the bytes in place.

@@ -51,7 +51,9 @@ class HostBytes {
 #if defined(__linux__)
       void* p = nullptr;
       if (posix_memalign(&p, kHuge, capacity) != 0) throw std::bad_alloc();
+#if defined(MADV_HUGEPAGE)
       madvise(p, capacity, MADV_HUGEPAGE);  // advice only: a kernel without THP ignores it
+#endif
       b.own(static_cast<uint8_t*>(p), capacity);
       return b;
 #endif
