@@ -38,6 +38,16 @@ T typed_arg(const Napi::CallbackInfo& cb, size_t i, const char* what) {
   return cb[i].As<T>();
 }
 
+// { checked, mismatches, first }: the result of every native self-test (test/support/testing.ts
+// SelftestResult).
+inline Napi::Object selftest_result(Napi::Env env, double checked, double mismatches, const std::string& first) {
+  auto o = Napi::Object::New(env);
+  o.Set("checked", checked);
+  o.Set("mismatches", mismatches);
+  o.Set("first", first);
+  return o;
+}
+
 inline Napi::Uint32Array u32_array(Napi::Env env, const std::vector<uint32_t>& v) {
   auto a = Napi::Uint32Array::New(env, v.size());
   if (!v.empty()) std::memcpy(a.Data(), v.data(), v.size() * 4);

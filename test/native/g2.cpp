@@ -315,11 +315,7 @@ Napi::Value fp2_check(const Napi::CallbackInfo& cb) {
       verify(a, b, c);
       verify(a, vals[i % vals.size()], c);
     }
-    auto o = Napi::Object::New(cb.Env());
-    o.Set("checked", checked);
-    o.Set("mismatches", bad);
-    o.Set("first", first);
-    return o;
+    return selftest_result(cb.Env(), double(checked), double(bad), first);
   });
 }
 

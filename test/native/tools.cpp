@@ -76,8 +76,7 @@ Napi::Value generate_points_js(const Napi::CallbackInfo& cb) {
   return a;
 }
 
-// The (curve, count, seed) arguments and { checked, mismatches, first } result of the field
-// self-tests.
+// The (curve, count, seed) arguments of the field self-tests.
 struct SelftestArgs {
   std::string curve;
   uint32_t count, seed;
@@ -85,13 +84,6 @@ struct SelftestArgs {
 [[maybe_unused]] SelftestArgs selftest_args(const Napi::CallbackInfo& cb) {
   if (cb.Length() < 1 || !cb[0].IsString()) fail(cb.Env(), "expected a curve");
   return SelftestArgs{cb[0].As<Napi::String>(), u32_arg(cb, 1, "count"), u32_arg(cb, 2, "seed")};
-}
-[[maybe_unused]] Napi::Object selftest_result(Napi::Env env, double checked, double mismatches, const std::string& first) {
-  auto o = Napi::Object::New(env);
-  o.Set("checked", checked);
-  o.Set("mismatches", mismatches);
-  o.Set("first", first);
-  return o;
 }
 
 // gpuFieldSelftest(curve, count, seed) → { checked, mismatches, first } (CUDA builds only).
