@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/bytes.hpp"
 #include "curves/list.hpp"
 #include "options.hpp"
 
@@ -52,15 +53,30 @@ struct AffineBuffer {
   size_t n = 0;
 };
 
+// One MSM's scalars: n canonical little-endian 32-byte integers, already checked < r by the glue,
+// and the ticket take_scalars gave these exact bytes (0: none, or they changed since).
+struct ScalarSet {
+  const uint8_t* data;
+  uint64_t ticket = 0;
+};
+
 class Engine {
  public:
   virtual ~Engine() = default;
   // Several MSMs over the same bases (CUDA overlaps the next upload with the current compute).
-  // scalars: each n canonical little-endian 32-byte integers, already checked < r by the glue.
   // outs: 2·field_bytes per MSM, canonical little-endian x‖y, all zeros for infinity.
-  virtual void msm_batch(const std::vector<const uint8_t*>& scalars, size_t n, uint8_t* outs) = 0;
+  virtual void msm_batch(const std::vector<ScalarSet>& scalars, size_t n, uint8_t* outs) = 0;
   // One MSM: a batch of one.
-  void msm(const uint8_t* scalars, size_t n, uint8_t* out) { msm_batch({scalars}, n, out); }
+  void msm(const uint8_t* scalars, size_t n, uint8_t* out) { msm_batch({ScalarSet{scalars}}, n, out); }
+  // The call-time copy of one MSM's scalars (issue 10), on the caller's thread, into memory this
+  // engine reads fastest. With upload_now, an engine may also start moving the bytes to where its
+  // kernels read them while it copies, and set ticket: msm_batch then skips that upload if the
+  // copy is still in place. Throws std::bad_alloc.
+  virtual HostBytes take_scalars(const uint8_t* src, size_t bytes, bool upload_now, uint64_t& ticket) {
+    (void)upload_now;
+    ticket = 0;
+    return HostBytes::copy_of(src, bytes);
+  }
   virtual CurveId curve() const = 0;
   virtual size_t size() const = 0;
   virtual size_t host_memory() const = 0;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../common/bytes.hpp"
+#include "../engine.hpp"
 #include "errors.hpp"
 
 namespace msm::addon {
@@ -41,15 +42,19 @@ class InputBytes {
     size_ = 0;
   }
 
+  // The ticket of the engine's copy (Engine::take_scalars; 0 for any other).
+  uint64_t ticket() const { return ticket_; }
+
   // v: a Uint8Array, already checked. Throws std::bad_alloc when the copy cannot be allocated.
-  void take(const Napi::Value& v, bool owned) {
+  // With an engine, the copy is one of scalars for it (Engine::take_scalars, upload_now passed on).
+  void take(const Napi::Value& v, bool owned, Engine* engine = nullptr, bool upload_now = false) {
     auto a = v.As<Napi::Uint8Array>();
     size_ = a.ByteLength();
     if (owned) {
       ref_ = Napi::Persistent(a.As<Napi::Object>());
       data_ = a.Data();
     } else {
-      copy_ = HostBytes::copy_of(a.Data(), size_);
+      copy_ = engine ? engine->take_scalars(a.Data(), size_, upload_now, ticket_) : HostBytes::copy_of(a.Data(), size_);
       data_ = copy_.data();
     }
   }
@@ -59,6 +64,7 @@ class InputBytes {
   Napi::ObjectReference ref_;
   uint8_t* data_ = nullptr;
   size_t size_ = 0;
+  uint64_t ticket_ = 0;
 };
 
 // An integer in [lo, hi]; `undefined` gives dflt.

@@ -194,9 +194,10 @@ class MsmWorker : public PromiseWorker {
     const CurveId curve = engine_->curve();
     const size_t n = engine_->size(), out_bytes = 2 * curve_shape(curve).field_bytes;
     const int threads = default_threads(0);
-    std::vector<const uint8_t*> ptrs;
+    std::vector<ScalarSet> sets;
     for (size_t e = 0; e < scalars_.size(); ++e) {
       uint8_t* s = scalars_[e].data();
+      uint64_t ticket = scalars_[e].ticket();
       try {
         // Canonical scalars already below r go to the engine as they are; anything else
         // (Montgomery form, or values ≥ r to reduce) is decoded in place: the bytes are ours.
@@ -206,19 +207,17 @@ class MsmWorker : public PromiseWorker {
             throw EngineError("ERR_SCALAR_RANGE", "scalar not below the group order at index " + std::to_string(bad),
                               bad);
           decode_scalars(curve, s, n, montgomery_, check_range_, s, threads);
+          ticket = 0;  // not the bytes take_scalars may have uploaded
         }
       } catch (EngineError& err) {
         if (batch_)
           throw EngineError(err.code, std::string(err.what()) + " of batch entry " + std::to_string(e), err.index);
         throw;
       }
-      ptrs.push_back(s);
+      sets.push_back(ScalarSet{s, ticket});
     }
     out_.assign(scalars_.size() * out_bytes, 0);
-    if (batch_)
-      engine_->msm_batch(ptrs, n, out_.data());
-    else
-      engine_->msm(ptrs[0], n, out_.data());
+    engine_->msm_batch(sets, n, out_.data());
   }
 
   Napi::Value result(Napi::Env env) override {
@@ -280,8 +279,10 @@ Napi::Value NativeContext::queue(const Napi::CallbackInfo& info, bool batch) {
                       what + " has " + std::to_string(bytes) + " bytes, expected " + std::to_string(want) + " (" +
                           std::to_string(size_) + " scalars × 32)");
   }
+  // Canonical scalars usually go to the device as they are: the engine may start their upload
+  // now (the first two sets: it has two device buffers for them).
   std::vector<InputBytes> sets(given.size());
-  for (size_t i = 0; i < given.size(); ++i) sets[i].take(given[i], owned);
+  for (size_t i = 0; i < given.size(); ++i) sets[i].take(given[i], owned, engine_.get(), format == 0 && i < 2);
   auto* w = new MsmWorker(env, engine_, std::move(sets), format == 1, check_range, batch);
   Napi::Promise p = w->promise();
   w->Queue();

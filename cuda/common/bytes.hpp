@@ -11,6 +11,8 @@
 //   - fresh large buffers are 2 MiB-aligned and marked MADV_HUGEPAGE (honoured with THP 'madvise'
 //     or 'always');
 //   - the copy runs on several threads.
+// An engine may lend its own buffers instead (the CUDA engine: pinned memory, so that the upload
+// DMAs straight from the call-time copy); those go back to it (a BytesLender) when freed.
 #pragma once
 
 #include <algorithm>
@@ -31,6 +33,12 @@
 #include "parallel.hpp"
 
 namespace msm {
+
+// Owner of buffers that HostBytes::lend hands out; outlives them (HostBytes holds a reference).
+struct BytesLender {
+  virtual ~BytesLender() = default;
+  virtual void give_back(uint8_t* p) noexcept = 0;
+};
 
 class HostBytes {
  public:
@@ -64,6 +72,15 @@ class HostBytes {
     return b;
   }
 
+  // size bytes of lender's buffer p, handed back to it when this is freed.
+  static HostBytes lend(uint8_t* p, size_t size, std::shared_ptr<BytesLender> lender) {
+    HostBytes b;
+    b.size_ = b.capacity_ = size;
+    b.data_ = std::unique_ptr<uint8_t, Free>(p, Free{size, std::move(lender)});
+    return b;
+  }
+  bool lent() const { return data_.get_deleter().lender != nullptr; }
+
   // A copy of [src, src + size); throws std::bad_alloc.
   static HostBytes copy_of(const uint8_t* src, size_t size) {
     HostBytes b = allocate(size);
@@ -87,11 +104,12 @@ class HostBytes {
     size_ = capacity_ = 0;
   }
   // The memory, to be handed back with recycle(p, capacity) (an external ArrayBuffer's finalizer).
+  // Not for lent buffers.
   uint8_t* release() {
     size_ = 0;
     return data_.release();
   }
-  static void recycle(uint8_t* p, size_t capacity) { Free{capacity}(p); }
+  static void recycle(uint8_t* p, size_t capacity) { Free{capacity, nullptr}(p); }
 
  private:
   static constexpr size_t kHuge = size_t(2) << 20, kLarge = size_t(4) << 20, kSlice = size_t(2) << 20;
@@ -150,8 +168,13 @@ class HostBytes {
 
   struct Free {
     size_t capacity = 0;
+    std::shared_ptr<BytesLender> lender;
     void operator()(uint8_t* p) const {
-      if (p && !pool().give(p, capacity)) std::free(p);
+      if (!p) return;
+      if (lender)
+        lender->give_back(p);
+      else if (!pool().give(p, capacity))
+        std::free(p);
     }
   };
   std::unique_ptr<uint8_t, Free> data_{nullptr, Free{}};
@@ -159,7 +182,7 @@ class HostBytes {
 
   // data_'s deleter must know the capacity (the pool keeps buffers by it).
   void own(uint8_t* p, size_t capacity) {
-    data_ = std::unique_ptr<uint8_t, Free>(p, Free{capacity});
+    data_ = std::unique_ptr<uint8_t, Free>(p, Free{capacity, nullptr});
     capacity_ = capacity;
   }
 };

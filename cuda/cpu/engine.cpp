@@ -39,12 +39,12 @@ class CpuEngine final : public Engine {
     if (inf == 0) skip_.clear();
   }
 
-  void msm_batch(const std::vector<const uint8_t*>& scalars, size_t n, uint8_t* outs) override {
+  void msm_batch(const std::vector<ScalarSet>& scalars, size_t n, uint8_t* outs) override {
     if (n != n_)
       throw EngineError("ERR_LENGTH_MISMATCH", "expected " + std::to_string(n_) + " scalars, got " + std::to_string(n));
     for (size_t k = 0; k < scalars.size(); ++k) {
       uint8_t* out = outs + k * 2 * F::BYTES;
-      const auto r = cpu::Pippenger<F>::run(points(), skip_.empty() ? nullptr : skip_.data(), scalars[k], 32, n,
+      const auto r = cpu::Pippenger<F>::run(points(), skip_.empty() ? nullptr : skip_.data(), scalars[k].data, 32, n,
                                             kScalarBits, window_bits(), threads_);
       const A a = r.to_affine();
       if (a.is_inf()) {
