@@ -51,6 +51,13 @@ void check_options(Backend b, const EngineOptions& opt) {
                                                 "')");
   }
   if (opt.device < 0) bad(b, "device", "a device index ≥ 0", opt.device);
+  if (!opt.devices.empty() && b != Backend::cuda)
+    throw EngineError("ERR_INVALID_OPTION", "option 'devices' is for the cuda backend only");
+  for (size_t i = 0; i < opt.devices.size(); ++i) {
+    if (opt.devices[i] < 0) bad(b, "devices", "a list of device indices ≥ 0", opt.devices[i]);
+    for (size_t j = 0; j < i; ++j)
+      if (opt.devices[j] == opt.devices[i]) bad(b, "devices", "a list of distinct device indices", opt.devices[i]);
+  }
 }
 
 void check_size(Backend b, uint64_t n) {

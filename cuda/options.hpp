@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace msm {
 
@@ -23,7 +24,8 @@ inline constexpr const char* kAccumulationNames[kAccumulationCount] = {"xyzz", "
 bool accumulation_by_name(const std::string& name, Accumulation& out);
 
 struct EngineOptions {
-  int device = 0;       // CUDA device index
+  int device = 0;            // CUDA device index
+  std::vector<int> devices;  // CUDA devices to split the bases over (issue 13); empty: `device` alone
   int window_bits = 0;  // c; 0 = the backend's cost model picks
   int tau = -1;         // precompute depth τ (CUDA); -1 = the backend picks
   Accumulation accumulation = Accumulation::xyzz;

@@ -2,7 +2,7 @@
 
 import { MsmError, toMsmError } from './errors';
 import { loadNative, type NativeBackend, type NativeBinding } from './native';
-import { checkDevice, checkLimits, type ResolvedOptions } from './validate';
+import { checkDevices, checkLimits, type ResolvedOptions } from './validate';
 
 /**
  * With backend 'auto', inputs of at least this many points go to CUDA (when available). Measured
@@ -46,9 +46,14 @@ export function chooseBackend(native: NativeBinding, n: number, opts: ResolvedOp
   checkLimits(opts, backend, limits, n);
   if (backend === 'cuda') {
     if (!cuda.available) throw new MsmError('ERR_CUDA_UNAVAILABLE', `CUDA backend unavailable: ${cuda.reason ?? 'unknown reason'}`);
-    checkDevice(opts, cuda.devices.length);
+    checkDevices(opts, cuda.devices.length);
   }
   return backend;
+}
+
+/** The CUDA device indices a context of these options runs on (after chooseBackend picked CUDA). */
+export function cudaDevices(native: NativeBinding, opts: ResolvedOptions): number[] {
+  return checkDevices(opts, native.info().cuda.devices.length);
 }
 
 /**

@@ -1,7 +1,7 @@
 // MsmContext: bases that stay resident (on the GPU with their precomputed table, or in host
 // memory for the CPU backend) and serve many MSMs with new scalars, the way provers use MSM.
 
-import { checkEmptyInput, chooseBackend, nativeBinding, takeBytes } from './backend';
+import { checkEmptyInput, chooseBackend, cudaDevices, nativeBinding, takeBytes } from './backend';
 import type { Curve, CurveName } from './curves';
 import { decodePoint, type AffinePoint } from './encoding';
 import { CallSite, MsmError, rethrowAt } from './errors';
@@ -65,6 +65,7 @@ export async function openNative(curve: Curve, points: PreparedPoints, opts: Res
       {
         backend,
         device: opts.device,
+        ...(backend === 'cuda' && opts.devices ? { devices: cudaDevices(native, opts) } : {}),
         windowBits: opts.windowBits,
         tau: opts.tau,
         accumulation: opts.accumulation,

@@ -78,6 +78,7 @@ export interface NativeInfo {
 export interface NativeContextOptions {
   backend: NativeBackend;
   device: number; // CUDA device index (ignored on cpu)
+  devices?: number[]; // cuda only: split the bases over these devices (issue 13); absent: `device` alone
   windowBits: number; // c; 0 = chosen by the backend's cost model
   tau: number; // precompute depth τ (cuda); -1 = backend default
   accumulation: AccumulationMode; // cuda/options.hpp Accumulation

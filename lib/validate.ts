@@ -40,6 +40,12 @@ export interface MsmOptions {
   backend?: BackendChoice;
   /** CUDA device index (default 0). */
   device?: number;
+  /**
+   * Several CUDA devices for one context: 'all', or a list of distinct indices. The bases are
+   * split across them in proportion to their speed and every MSM runs on all of them (see the
+   * README, "Several GPUs"). Excludes `device`; ignored where the CPU backend runs.
+   */
+  devices?: 'all' | readonly number[];
   /** Pippenger window bits c (default: chosen by the backend's cost model). */
   windowBits?: number;
   /** Precompute depth τ of the CUDA backend (default: the backend's choice). */
@@ -75,6 +81,7 @@ export type ScalarsInput = readonly bigint[] | Uint8Array;
 export interface ResolvedOptions {
   backend: BackendChoice;
   device: number;
+  devices: 'all' | number[] | null; // null: `device` alone
   windowBits: number; // 0 = backend's choice
   tau: number; // -1 = backend's choice
   accumulation: AccumulationMode; // constantTime: true is 'constant-time'
@@ -166,7 +173,29 @@ function intFrom(name: string, value: unknown, lo: 0 | 1): number {
   throw optionError(name, typeof value === 'number' && value > INT_MAX ? 'below 2^31' : lo === 0 ? 'a non-negative integer' : 'a positive integer', value);
 }
 
-const OPTION_NAMES = ['backend', 'device', 'windowBits', 'tau', 'constantTime', 'accumulation', 'validate', 'pointFormat', 'scalarFormat', 'threads'];
+const OPTION_NAMES = ['backend', 'device', 'devices', 'windowBits', 'tau', 'constantTime', 'accumulation', 'validate', 'pointFormat', 'scalarFormat', 'threads'];
+
+// 'all', or a non-empty list of distinct device indices, read once.
+function deviceList(value: unknown): 'all' | number[] {
+  if (value === 'all') return 'all';
+  const expected = "'all' or a non-empty array of distinct device indices";
+  if (!isArray(value, "option 'devices'")) throw optionError('devices', expected, value);
+  const len = arrayLength(value, "option 'devices'");
+  if (len === 0 || len > 1024) throw optionError('devices', expected, value);
+  const out: number[] = [];
+  for (let i = 0; i < len; i++) {
+    let v: unknown;
+    try {
+      v = (value as readonly unknown[])[i];
+    } catch (e) {
+      throw unreadable(`option 'devices'[${i}]`, e, undefined, 'ERR_INVALID_OPTION');
+    }
+    const d = intFrom(`devices[${i}]`, v, 0);
+    if (out.includes(d)) throw optionError('devices', expected, value);
+    out.push(d);
+  }
+  return out;
+}
 
 export function checkCurve(curve: unknown): Curve {
   if (!isCurveName(curve)) {
@@ -210,6 +239,8 @@ export function checkOptions(options: unknown): ResolvedOptions {
   const pointFormat = has('pointFormat') ? oneOf('pointFormat', o.pointFormat, ['canonical', 'montgomery', 'lem']) : 'canonical';
   const backend = has('backend') ? oneOf('backend', o.backend, ['auto', 'cuda', 'cpu']) : 'auto';
   const device = has('device') ? intFrom('device', o.device, 0) : 0;
+  const devices = has('devices') ? deviceList(o.devices) : null;
+  if (devices !== null && has('device')) throw new MsmError('ERR_INVALID_OPTION', "options 'device' and 'devices' exclude each other");
   const windowBits = has('windowBits') ? intFrom('windowBits', o.windowBits, 1) : 0;
   const tau = has('tau') ? intFrom('tau', o.tau, 0) : -1;
   if (has('constantTime') && typeof o.constantTime !== 'boolean') throw optionError('constantTime', 'a boolean', o.constantTime);
@@ -220,6 +251,7 @@ export function checkOptions(options: unknown): ResolvedOptions {
   return {
     backend,
     device,
+    devices,
     windowBits,
     tau,
     accumulation: o.constantTime === true ? 'constant-time' : accumulation,
@@ -257,11 +289,19 @@ export function checkLimits(opts: ResolvedOptions, backend: NativeBackend, limit
   }
 }
 
-/** The CUDA device index against the devices there are (where CUDA is available). */
-export function checkDevice(opts: ResolvedOptions, devices: number): void {
-  if (opts.device >= devices) {
-    throw optionError('device', `a CUDA device index in [0, ${devices - 1}]`, opts.device);
+/**
+ * The CUDA devices the options name, checked against the devices there are (where CUDA is
+ * available): `devices` ('all' resolved), or [`device`].
+ */
+export function checkDevices(opts: ResolvedOptions, devices: number): number[] {
+  if (opts.devices === 'all') return Array.from({ length: devices }, (_, i) => i);
+  const list = opts.devices ?? [opts.device];
+  for (const d of list) {
+    if (d >= devices) {
+      throw opts.devices ? optionError('devices', `a list of CUDA device indices in [0, ${devices - 1}]`, d) : optionError('device', `a CUDA device index in [0, ${devices - 1}]`, d);
+    }
   }
+  return list;
 }
 
 export function checkCallOptions(options: unknown, defaults: ResolvedOptions): ResolvedOptions {

@@ -101,6 +101,24 @@ inline bool get_option_int(const Napi::Object& o, const char* name, int dflt, in
   return true;
 }
 
+// An option that is an array of 32-bit integers (at most 1024 of them); `undefined` leaves out empty.
+inline bool get_option_int_list(const Napi::Object& o, const char* name, std::vector<int>& out, Failure& f) {
+  const Napi::Value v = o.Get(name);
+  out.clear();
+  if (v.IsUndefined()) return true;
+  if (!v.IsArray()) return bad_option(f, name, "an array of integers");
+  auto a = v.As<Napi::Array>();
+  const uint32_t len = a.Length();
+  if (len == 0 || len > 1024) return bad_option(f, name, "an array of 1 to 1024 integers");
+  for (uint32_t i = 0; i < len; ++i) {
+    const Napi::Value e = a.Get(i);
+    const double d = e.IsNumber() ? e.As<Napi::Number>().DoubleValue() : NAN;
+    if (!(d >= INT32_MIN && d <= INT32_MAX) || std::floor(d) != d) return bad_option(f, name, "an array of 32-bit integers");
+    out.push_back(int(d));
+  }
+  return true;
+}
+
 inline bool get_bool(const Napi::Value& v, const char* what, bool dflt, bool& out, Failure& f) {
   if (v.IsUndefined()) {
     out = dflt;

@@ -349,7 +349,8 @@ Napi::Value create_context_body(const Napi::CallbackInfo& info) {
     if (!info[4].IsObject()) return rejected(env, "ERR_INVALID_ARGUMENT", "options must be an object");
     auto o = info[4].As<Napi::Object>();
     if (!get_option_name(o, "backend", kBackendNames, int(std::size(kBackendNames)), backend, backend, f) ||
-        !get_option_int(o, "device", 0, opt.device, f) || !get_option_int(o, "windowBits", 0, opt.window_bits, f) ||
+        !get_option_int(o, "device", 0, opt.device, f) || !get_option_int_list(o, "devices", opt.devices, f) ||
+        !get_option_int(o, "windowBits", 0, opt.window_bits, f) ||
         !get_option_int(o, "tau", -1, opt.tau, f) ||
         !get_option_name(o, "accumulation", kAccumulationNames, kAccumulationCount, mode, mode, f) ||
         !get_option_int(o, "threads", 0, opt.threads, f))

@@ -4,13 +4,17 @@
 // (stages.cuh) on one stream and combines the window sums on the host by Horner's rule; a batch
 // double-buffers the uploads on a second stream so that the next upload overlaps the current
 // compute, and a single MSM is a batch of one. Calls on one device are serialised by a per-device
-// mutex.
+// mutex. A context over several devices (SplitEngine) is one such context per device, each on its
+// share of the bases.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <exception>
 #include <memory>
 #include <mutex>
+#include <new>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -32,14 +36,15 @@ std::mutex& device_mutex(int device) {
 
 // Pinned host buffers of one context's scalar size, lent to take_scalars for the call-time copy
 // (issue 10) so that the upload DMAs straight from it instead of copying it a second time into
-// staging memory. Allocated with the context; as many as the host grants, up to `count`.
+// staging memory. Allocated with the context; as many as the host grants, up to `count`; portable
+// (pinned for every device), for a context split over several.
 class PinnedLender final : public BytesLender {
  public:
   PinnedLender(size_t bytes, int count) : bytes_(bytes) {
     free_.reserve(size_t(count));  // give_back never allocates
     for (int i = 0; i < count; ++i) {
       void* p = nullptr;
-      if (cudaMallocHost(&p, bytes) != cudaSuccess) {
+      if (cudaHostAlloc(&p, bytes, cudaHostAllocPortable) != cudaSuccess) {
         cudaGetLastError();
         break;
       }
@@ -62,7 +67,6 @@ class PinnedLender final : public BytesLender {
     std::lock_guard<std::mutex> lock(m_);
     free_.push_back(p);
   }
-  bool lends(const uint8_t* p) const { return std::find(all_.begin(), all_.end(), p) != all_.end(); }
   size_t size() const { return bytes_; }
   size_t bytes() const { return bytes_ * all_.size(); }
 
@@ -73,6 +77,23 @@ class PinnedLender final : public BytesLender {
   std::vector<uint8_t*> free_;
 };
 
+// Tickets of take_scalars copies, unique across engines: a context split over several devices
+// gives each device's share of one copy the same ticket.
+uint64_t new_ticket() {
+  static std::atomic<uint64_t> last{0};
+  return ++last;
+}
+
+// Page-locked host memory (a lent buffer, or the caller's own pinned memory): DMA'd as it is.
+bool is_pinned(const void* p) {
+  cudaPointerAttributes a{};
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return a.type == cudaMemoryTypeHost;
+}
+
 template <class G>
 class CudaEngine final : public Engine {
  public:
@@ -80,7 +101,10 @@ class CudaEngine final : public Engine {
   using A = AffineOf<G>;
   using X = XyzzOf<G>;
 
-  CudaEngine(CurveId id, AffineBuffer&& pts, const EngineOptions& opt) : id_(id), device_(opt.device) {
+  // lend: this context lends pinned buffers to take_scalars (a share of a split context does not:
+  // the split context lends whole ones).
+  CudaEngine(CurveId id, AffineBuffer&& pts, const EngineOptions& opt, bool lend = true)
+      : id_(id), device_(opt.device) {
     check_options(Backend::cuda, opt);
     check_size(Backend::cuda, pts.n);
     std::lock_guard<std::mutex> lock(device_mutex(device_));
@@ -115,7 +139,7 @@ class CudaEngine final : public Engine {
                                    stream_->s));
     build_table<G>(table, plan_.n, plan_.tau, stream_->s);
     // Two: a call can be copied while the previous one runs (and msmBatch's first two sets).
-    if (plan_.n * 32 >= kSlice) lender_ = std::make_shared<PinnedLender>(plan_.n * 32, 2);
+    if (lend && plan_.n * 32 >= kSlice) lender_ = std::make_shared<PinnedLender>(plan_.n * 32, 2);
     MSM_CUDA_CHECK(cudaStreamSynchronize(stream_->s));
     std::vector<uint64_t>().swap(pts.limbs);
   }
@@ -128,10 +152,17 @@ class CudaEngine final : public Engine {
   }
 
   void msm_batch(const std::vector<ScalarSet>& scalars, size_t n, uint8_t* outs) override {
+    std::vector<X> q(scalars.size());
+    results(scalars, n, q.data());
+    for (size_t k = 0; k < q.size(); ++k) write_result(q[k], outs + k * 2 * F::BYTES);
+  }
+
+  // msm_batch's results, before conversion to affine.
+  void results(const std::vector<ScalarSet>& scalars, size_t n, X* q) {
     if (n != plan_.n) throw EngineError("ERR_LENGTH_MISMATCH", "expected " + std::to_string(plan_.n) + " scalars");
-    const size_t K = scalars.size(), out_bytes = 2 * F::BYTES, W = size_t(plan_.W);
+    const size_t K = scalars.size(), W = size_t(plan_.W);
     if (plan_.n == 0) {
-      for (size_t k = 0; k < K; ++k) write_result(X::infinity(), outs + k * out_bytes);
+      std::fill(q, q + K, X::infinity());
       return;
     }
     std::lock_guard<std::mutex> lock(device_mutex(device_));
@@ -158,7 +189,7 @@ class CudaEngine final : public Engine {
       b = next;
     }
     MSM_CUDA_CHECK(cudaStreamSynchronize(copy_stream_->s));
-    for (size_t k = 0; k < K; ++k) write_result(horner(&sums[k * W]), outs + k * out_bytes);
+    for (size_t k = 0; k < K; ++k) q[k] = horner(&sums[k * W]);
   }
 
   // The caller's thread (the JS thread) at call time. Into a lent pinned buffer when one is free;
@@ -170,24 +201,34 @@ class CudaEngine final : public Engine {
     uint8_t* p = lender_ && bytes == lender_->size() ? lender_->take() : nullptr;
     if (!p) return HostBytes::copy_of(src, bytes);
     HostBytes copy = HostBytes::lend(p, bytes, lender_);
+    const uint64_t t = new_ticket();
+    if (copy_uploading(p, src, bytes, upload_now, t)) ticket = t;
+    return copy;
+  }
+
+  // src → dst (pinned host memory, n·32 bytes), whole, always. When upload_now and the device is
+  // idle (no call holds it), each chunk is also DMA'd to a device scalar buffer as soon as it is
+  // copied, and that buffer is marked with ticket: true then.
+  bool copy_uploading(uint8_t* dst, const uint8_t* src, size_t bytes, bool upload_now, uint64_t ticket) {
     std::unique_lock<std::mutex> lock(device_mutex(device_), std::try_to_lock);
-    if (!upload_now || !lock.owns_lock() || environment().cuda_upload_pageable || cudaSetDevice(device_) != cudaSuccess) {
-      HostBytes::copy(p, src, bytes);
-      return copy;
+    if (!upload_now || !lock.owns_lock() || bytes != plan_.n * 32 || environment().cuda_upload_pageable ||
+        cudaSetDevice(device_) != cudaSuccess) {
+      HostBytes::copy(dst, src, bytes);
+      return false;
     }
     const int b = eager_slot_;
     eager_slot_ ^= 1;
     slot_ticket_[b] = 0;
     cudaStream_t cs = copy_stream_->s;
     cudaError_t e = cudaStreamWaitEvent(cs, consumed_[b]->e, 0);
-    if (e == cudaSuccess) e = stage_and_copy(reinterpret_cast<uint8_t*>(device_scalars(b)), p, src, bytes);
+    if (e == cudaSuccess) e = stage_and_copy(reinterpret_cast<uint8_t*>(device_scalars(b)), dst, src, bytes);
     if (e == cudaSuccess) e = cudaEventRecord(staged_[b]->e, cs);
     if (e != cudaSuccess) {  // the copy must still be whole; msm_batch meets the error again and reports it
-      HostBytes::copy(p, src, bytes);
-      return copy;
+      HostBytes::copy(dst, src, bytes);
+      return false;
     }
-    slot_ticket_[b] = ticket = ++last_ticket_;
-    return copy;
+    slot_ticket_[b] = ticket;
+    return true;
   }
 
   CurveId curve() const override { return id_; }
@@ -198,6 +239,12 @@ class CudaEngine final : public Engine {
   size_t device_memory() const override { return memory_.bytes(); }
   int window_bits() const override { return plan_.c; }
   int tau() const override { return plan_.tau; }
+
+  static void write_result(const X& q, uint8_t* out) {
+    const A a = q.to_affine();
+    F::from_mont(a.x).store_le(out);
+    F::from_mont(a.y).store_le(out + F::BYTES);
+  }
 
  private:
   uint32_t* device_scalars(int b) const {
@@ -221,15 +268,15 @@ class CudaEngine final : public Engine {
   }
 
   // Host scalars → device buffer b on copy_stream_, once the recode that last read that buffer is
-  // done (consumed_[b]); staged_[b] marks the upload's end. A lent pinned buffer is DMA'd as it is;
-  // other memory goes through pinned staging (stage_and_copy). Small inputs, and
+  // done (consumed_[b]); staged_[b] marks the upload's end. Pinned memory (a lent buffer) is DMA'd
+  // as it is; other memory goes through pinned staging (stage_and_copy). Small inputs, and
   // MSM_CUDA_UPLOAD=pageable, go in one copy from the caller's memory instead.
   void upload(const uint8_t* src, int b) {
     const size_t bytes = size_t(plan_.n) * 32;
     uint8_t* dst = reinterpret_cast<uint8_t*>(device_scalars(b));
     cudaStream_t cs = copy_stream_->s;
     MSM_CUDA_CHECK(cudaStreamWaitEvent(cs, consumed_[b]->e, 0));
-    if (environment().cuda_upload_pageable || bytes < kSlice || (lender_ && lender_->lends(src))) {
+    if (environment().cuda_upload_pageable || bytes < kSlice || is_pinned(src)) {
       MSM_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, cs));
     } else {
       PinnedBuffer<uint8_t>& stage = pinned_in_[b];
@@ -290,12 +337,6 @@ class CudaEngine final : public Engine {
     return acc;
   }
 
-  static void write_result(const X& q, uint8_t* out) {
-    const A a = q.to_affine();
-    F::from_mont(a.x).store_le(out);
-    F::from_mont(a.y).store_le(out + F::BYTES);
-  }
-
   CurveId id_;
   int device_;
   Plan plan_;
@@ -307,8 +348,8 @@ class CudaEngine final : public Engine {
   PinnedBuffer<X> pinned_out_;
   std::shared_ptr<PinnedLender> lender_;  // null for inputs under kSlice
   // Guarded by the device mutex: the ticket of the take_scalars copy in device scalar buffer b
-  // (0: none), the last ticket given, and the buffer the next eager upload goes to.
-  uint64_t slot_ticket_[2] = {0, 0}, last_ticket_ = 0;
+  // (0: none), and the buffer the next upload at call time goes to.
+  uint64_t slot_ticket_[2] = {0, 0};
   int eager_slot_ = 0;
   // Per scalar buffer b: its upload is done (staged), its recode has read it (consumed), and the
   // window sums of the MSM that used it are on the host (done).
@@ -316,18 +357,184 @@ class CudaEngine final : public Engine {
   Profiler prof_;
 };
 
+// Runs f(i) for i in [0, count) on a thread each and waits for all. An exception of f(i) is
+// rethrown as an EngineError of the same code whose message names CUDA device devices[i] (the
+// first such, by i).
+template <class Fn>
+void on_each_device(const std::vector<int>& devices, Fn&& f) {
+  std::vector<std::exception_ptr> failed(devices.size());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < devices.size(); ++i) {
+    auto body = [&, i] {
+      try {
+        f(i);
+      } catch (...) {
+        failed[i] = std::current_exception();
+      }
+    };
+    try {
+      threads.emplace_back(body);
+    } catch (...) {  // no thread to be had: run it here
+      body();
+    }
+  }
+  for (auto& t : threads) t.join();
+  for (size_t i = 0; i < devices.size(); ++i) {
+    if (!failed[i]) continue;
+    const std::string where = "CUDA device " + std::to_string(devices[i]) + ": ";
+    try {
+      std::rethrow_exception(failed[i]);
+    } catch (const EngineError& e) {
+      throw EngineError(e.code, where + e.what(), e.index);
+    } catch (const std::bad_alloc&) {
+      throw EngineError("ERR_OUT_OF_MEMORY", where + "host memory exhausted");
+    } catch (const std::exception& e) {
+      throw EngineError("ERR_CUDA", where + e.what());
+    }
+  }
+}
+
+// One context over several devices (issue 13). The bases are split into contiguous shares in
+// proportion to each device's speed (share_weights), each share a CudaEngine of its own on its
+// device with its own plan (its memory decides its τ), streams and host thread; an MSM runs all
+// shares at once and adds their results on the host. The call-time copy goes into a whole lent
+// buffer (portable pinned memory), each device's share of it uploaded while it is copied when
+// that device is idle, under one ticket.
+template <class G>
+class SplitEngine final : public Engine {
+ public:
+  using Share = CudaEngine<G>;
+  using A = AffineOf<G>;
+  using X = XyzzOf<G>;
+
+  SplitEngine(CurveId id, AffineBuffer&& pts, const EngineOptions& opt, const std::vector<int>& devices,
+              const std::vector<double>& weights)
+      : id_(id), n_(pts.n) {
+    // Shares by cumulative rounding: Σ = n, equal weights give sizes within one of each other.
+    double total = 0;
+    for (double w : weights) total += w;
+    double acc = 0;
+    size_t lo = 0;
+    for (size_t i = 0; i < devices.size(); ++i) {
+      acc += weights[i];
+      const size_t hi = i + 1 == devices.size() ? n_ : size_t(double(n_) * acc / total + 0.5);
+      if (hi > lo) {
+        devices_.push_back(devices[i]);
+        offsets_.push_back(lo);
+        sizes_.push_back(hi - lo);
+      }
+      lo = std::max(lo, hi);
+    }
+    const size_t limbs_per_point = sizeof(A) / sizeof(uint64_t);
+    shares_.resize(devices_.size());
+    on_each_device(devices_, [&](size_t i) {
+      AffineBuffer part;
+      part.n = sizes_[i];
+      part.limbs.assign(pts.limbs.begin() + ptrdiff_t(offsets_[i] * limbs_per_point),
+                        pts.limbs.begin() + ptrdiff_t((offsets_[i] + sizes_[i]) * limbs_per_point));
+      EngineOptions o = opt;
+      o.device = devices_[i];
+      o.devices.clear();
+      shares_[i] = std::make_unique<Share>(id, std::move(part), o, false);
+    });
+    std::vector<uint64_t>().swap(pts.limbs);
+    if (n_ * 32 >= (size_t(1) << 20)) lender_ = std::make_shared<PinnedLender>(n_ * 32, 2);
+  }
+
+  void msm_batch(const std::vector<ScalarSet>& scalars, size_t n, uint8_t* outs) override {
+    if (n != n_) throw EngineError("ERR_LENGTH_MISMATCH", "expected " + std::to_string(n_) + " scalars");
+    const size_t K = scalars.size();
+    std::vector<X> q(shares_.size() * K);
+    on_each_device(devices_, [&](size_t i) {
+      std::vector<ScalarSet> mine(K);
+      for (size_t k = 0; k < K; ++k) mine[k] = ScalarSet{scalars[k].data + 32 * offsets_[i], scalars[k].ticket};
+      shares_[i]->results(mine, sizes_[i], &q[i * K]);
+    });
+    for (size_t k = 0; k < K; ++k) {
+      X sum = X::infinity();
+      for (size_t i = 0; i < shares_.size(); ++i) sum = sum.add(q[i * K + k]);
+      Share::write_result(sum, outs + k * 2 * G::field::BYTES);
+    }
+  }
+
+  HostBytes take_scalars(const uint8_t* src, size_t bytes, bool upload_now, uint64_t& ticket) override {
+    ticket = 0;
+    uint8_t* p = lender_ && bytes == lender_->size() ? lender_->take() : nullptr;
+    if (!p) return HostBytes::copy_of(src, bytes);
+    HostBytes copy = HostBytes::lend(p, bytes, lender_);
+    const uint64_t t = new_ticket();
+    std::atomic<bool> any{false};
+    try {
+      on_each_device(devices_, [&](size_t i) {
+        const size_t off = 32 * offsets_[i];
+        if (shares_[i]->copy_uploading(p + off, src + off, 32 * sizes_[i], upload_now, t)) any = true;
+      });
+    } catch (...) {  // a thread's copy stopped: the copy must be whole
+      HostBytes::copy(p, src, bytes);
+      return copy;
+    }
+    if (any) ticket = t;
+    return copy;
+  }
+
+  CurveId curve() const override { return id_; }
+  size_t size() const override { return n_; }
+  size_t host_memory() const override {
+    size_t m = lender_ ? lender_->bytes() : 0;
+    for (auto& s : shares_) m += s->host_memory();
+    return m;
+  }
+  size_t device_memory() const override {
+    size_t m = 0;
+    for (auto& s : shares_) m += s->device_memory();
+    return m;
+  }
+  // Of the first share (every share plans its own).
+  int window_bits() const override { return shares_.empty() ? 0 : shares_[0]->window_bits(); }
+  int tau() const override { return shares_.empty() ? 0 : shares_[0]->tau(); }
+
+ private:
+  CurveId id_;
+  size_t n_;
+  std::vector<int> devices_;  // those with a non-empty share
+  std::vector<size_t> offsets_, sizes_;
+  std::vector<std::unique_ptr<Share>> shares_;
+  std::shared_ptr<PinnedLender> lender_;
+};
+
+// A device's speed for the split: multiprocessors × SM clock (equal GPUs get equal shares).
+double share_weight(const CudaDevice& d) {
+  int khz = 0;
+  if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, d.index) != cudaSuccess || khz <= 0) {
+    cudaGetLastError();
+    khz = 1;
+  }
+  return double(std::max(d.multiprocessors, 1)) * double(khz);
+}
+
 }  // namespace
 }  // namespace gpu
 
 std::unique_ptr<Engine> make_cuda_engine(CurveId curve, AffineBuffer&& points, const EngineOptions& opt) {
   const CudaStatus st = cuda_status();
   if (!st.available) throw EngineError("ERR_CUDA_UNAVAILABLE", "CUDA is not available: " + st.reason);
-  if (opt.device < 0 || size_t(opt.device) >= st.devices.size())
-    throw EngineError("ERR_INVALID_OPTION", "option 'device' must be a CUDA device index in [0, " +
-                                                std::to_string(st.devices.size() - 1) + "] (got " +
-                                                std::to_string(opt.device) + ")");
+  const std::vector<int> devices = opt.devices.empty() ? std::vector<int>{opt.device} : opt.devices;
+  for (int d : devices)
+    if (d < 0 || size_t(d) >= st.devices.size())
+      throw EngineError("ERR_INVALID_OPTION", std::string("option '") + (opt.devices.empty() ? "device" : "devices") +
+                                                  "' must name CUDA device indices in [0, " +
+                                                  std::to_string(st.devices.size() - 1) + "] (got " +
+                                                  std::to_string(d) + ")");
   return visit_curve(curve, [&](auto g) -> std::unique_ptr<Engine> {
-    return std::make_unique<gpu::CudaEngine<decltype(g)>>(curve, std::move(points), opt);
+    using G = decltype(g);
+    if (devices.size() == 1) {
+      EngineOptions o = opt;
+      o.device = devices[0];
+      return std::make_unique<gpu::CudaEngine<G>>(curve, std::move(points), o);
+    }
+    std::vector<double> weights;
+    for (int d : devices) weights.push_back(gpu::share_weight(st.devices[size_t(d)]));
+    return std::make_unique<gpu::SplitEngine<G>>(curve, std::move(points), opt, devices, weights);
   });
 }
 

@@ -1,4 +1,6 @@
 // Device field arithmetic checked against the host path (see selftest.hpp).
+#include <map>
+#include <mutex>
 #include <random>
 #include <vector>
 
@@ -96,6 +98,38 @@ FieldSelftest run(size_t count, uint64_t seed) {
 
 FieldSelftest field_selftest(CurveId curve, size_t count, uint64_t seed) {
   return visit_curve(curve, [&](auto g) { return run<decltype(g)>(count, seed); });
+}
+
+namespace {
+std::mutex& hog_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::map<uint64_t, std::pair<int, void*>>& hogs() {
+  static std::map<uint64_t, std::pair<int, void*>> h;
+  return h;
+}
+}  // namespace
+
+uint64_t occupy_device(int device, size_t leave_free) {
+  MSM_CUDA_CHECK(cudaSetDevice(device));
+  size_t free = 0, total = 0;
+  MSM_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  void* p = nullptr;
+  if (free > leave_free) MSM_CUDA_CHECK(cudaMalloc(&p, free - leave_free));
+  std::lock_guard<std::mutex> lock(hog_mutex());
+  static uint64_t last = 0;
+  hogs()[++last] = {device, p};
+  return last;
+}
+
+void release_device(uint64_t handle) {
+  std::lock_guard<std::mutex> lock(hog_mutex());
+  auto it = hogs().find(handle);
+  if (it == hogs().end()) return;
+  MSM_CUDA_CHECK(cudaSetDevice(it->second.first));
+  if (it->second.second) MSM_CUDA_CHECK(cudaFree(it->second.second));
+  hogs().erase(it);
 }
 
 }  // namespace msm::gpu

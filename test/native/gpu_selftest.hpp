@@ -21,4 +21,9 @@ struct FieldSelftest {
 // compared with the host's Fp::mont_mul.
 FieldSelftest field_selftest(CurveId curve, size_t count, uint64_t seed);
 
+// Takes all but leave_free bytes of the device's free memory (so that a test can make one
+// device of a split context run out); release_device(handle) gives it back. Throws EngineError.
+uint64_t occupy_device(int device, size_t leave_free);
+void release_device(uint64_t handle);
+
 }  // namespace msm::gpu

@@ -104,6 +104,33 @@ Napi::Value gpu_field_selftest(const Napi::CallbackInfo& cb) {
 #endif
 }
 
+// occupyDevice(device, leaveFreeBytes) → handle; releaseDevice(handle) (CUDA builds only).
+Napi::Value occupy_device_js(const Napi::CallbackInfo& cb) {
+  Napi::Env env = cb.Env();
+#if defined(MSM_WITH_CUDA)
+  const int device = int(u32_arg(cb, 0, "device"));
+  const double leave = cb.Length() > 1 && cb[1].IsNumber() ? cb[1].As<Napi::Number>().DoubleValue() : 0;
+  try {
+    return Napi::Number::New(env, double(gpu::occupy_device(device, size_t(leave))));
+  } catch (const EngineError&) {
+    throw Napi::Error(env, addon::Failure::from_current_exception().to_js(env));
+  }
+#else
+  return env.Undefined();
+#endif
+}
+Napi::Value release_device_js(const Napi::CallbackInfo& cb) {
+  Napi::Env env = cb.Env();
+#if defined(MSM_WITH_CUDA)
+  try {
+    gpu::release_device(uint64_t(u32_arg(cb, 0, "handle")));
+  } catch (const EngineError&) {
+    throw Napi::Error(env, addon::Failure::from_current_exception().to_js(env));
+  }
+#endif
+  return env.Undefined();
+}
+
 // engineBench(curve, points: Uint8Array (canonical x‖y), scalars: Uint8Array, runs, windowBits, tau)
 //   → { setupMs, runsMs: number[], deviceMemory, windowBits, tau, result: Uint8Array }
 // The CUDA engine alone (no N-API argument copies): context creation (upload + table) timed
@@ -177,6 +204,8 @@ void register_tools(Napi::Object t) {
   t.Set("generatePoints", Napi::Function::New(env, generate_points_js, "generatePoints"));
   t.Set("engineBench", Napi::Function::New(env, engine_bench, "engineBench"));
   t.Set("gpuFieldSelftest", Napi::Function::New(env, gpu_field_selftest, "gpuFieldSelftest"));
+  t.Set("occupyDevice", Napi::Function::New(env, occupy_device_js, "occupyDevice"));
+  t.Set("releaseDevice", Napi::Function::New(env, release_device_js, "releaseDevice"));
   t.Set("cpuSimdSelftest", Napi::Function::New(env, cpu_simd_selftest, "cpuSimdSelftest"));
 #if defined(MSM_HAVE_IFMA)
   t.Set("cpuSimdAvailable", ff::ifma::host_has_ifma);

@@ -85,6 +85,9 @@ export interface TestingAddon {
     tau: number,
   ): { setupMs: number; runsMs: number[]; deviceMemory: number; windowBits: number; tau: number; result: Uint8Array } | undefined;
   gpuFieldSelftest(curve: string, count: number, seed: number): SelftestResult | undefined; // undefined without CUDA
+  // Takes all but leaveFreeBytes of a CUDA device's free memory until releaseDevice (undefined without CUDA).
+  occupyDevice(device: number, leaveFreeBytes: number): number | undefined;
+  releaseDevice(handle: number): void;
   cpuSimdSelftest(curve: string, count: number, seed: number): SelftestResult | undefined; // undefined without IFMA
   readonly cpuSimdAvailable: boolean; // the host has AVX-512 IFMA
   readonly cpuSimdEnabled: boolean; // …and MSM_CPU_SIMD=0 did not turn the path off
