@@ -19,6 +19,7 @@ const USAGE = `Usage: node dist/bench/gpu.js [options]
   --logs LIST           log2 sizes (default 16,18,20,22,24)
   --dists LIST          random,identical,distinct32,small,mostly-zero (default random,identical)
   --modes LIST          default,constant-time,homogeneous (default default): accumulation modes
+  --devices LIST        device sets to compare, e.g. 0,all or 0,0+1 (default 0): a context per set
   --api-only            time through the API only (skip the engine-alone timing and its second setup)
   --runs N              timed runs after one warm-up (default 5)
   --window-bits C       force c (default: cost model)
@@ -38,6 +39,8 @@ interface Row {
   curve: CurveName;
   n: number;
   mode: string;
+  devices: string; // the --devices entry: a device index, 'all', or indices joined by '+'
+  deviceNames: string[];
   distribution: string;
   medianMs: number; // through the public API (MsmContext.msm: argument copy and checks included)
   runsMs: number[];
@@ -112,6 +115,7 @@ async function main(): Promise<void> {
       logs: { type: 'string' },
       dists: { type: 'string' },
       modes: { type: 'string' },
+      devices: { type: 'string' },
       'api-only': { type: 'boolean' },
       runs: { type: 'string' },
       'window-bits': { type: 'string' },
@@ -132,6 +136,13 @@ async function main(): Promise<void> {
   const modes = (values.modes ?? 'default').split(',');
   for (const m of modes) if (!(m in MODES)) throw new Error(`unknown mode ${m}; known: ${Object.keys(MODES).join(', ')}`);
   const apiOnly = values['api-only'] === true;
+  const deviceSets = (values.devices ?? '0').split(',');
+  const deviceOptions = (set: string): { options: Record<string, unknown>; names: string[] } => {
+    const list = set === 'all' ? inf.cuda.devices.map((x) => x.index) : set.split('+').map(Number);
+    for (const i of list) if (!inf.cuda.devices[i]) throw new Error(`no CUDA device ${i}`);
+    const names = list.map((i) => inf.cuda.devices[i].name);
+    return { options: list.length === 1 ? { device: list[0] } : { devices: set === 'all' ? 'all' : list }, names };
+  };
   const runs = Number(values.runs ?? 5);
   const checkMax = Number(values['check-max-log'] ?? 20);
   const seed = Number(values.seed ?? Rng.freshSeed());
@@ -168,9 +179,11 @@ async function main(): Promise<void> {
         }
         return { dist, ks, want, checked };
       });
+      for (const devSet of deviceSets)
       for (const mode of modes) {
+        const devs = deviceOptions(devSet);
         const t0 = performance.now();
-        const ctx = await MsmContext.create(curve, pts, { ...opts, ...MODES[mode] });
+        const ctx = await MsmContext.create(curve, pts, { ...opts, ...MODES[mode], ...devs.options });
         const setupMs = performance.now() - t0;
         try {
           // Warm-up and check each distribution, then time them round-robin (run r of every
@@ -197,7 +210,7 @@ async function main(): Promise<void> {
             let correct = correctness[k];
             const times = timings[k];
             let engineRunsMs: number[] | null = null;
-            if (!apiOnly && mode === 'default') {
+            if (!apiOnly && mode === 'default' && devSet === deviceSets[0] && devs.names.length === 1) {
               const eb = testing.engineBench(curve, pts, ks, runs, Number(values['window-bits'] ?? 0), Number(values.tau ?? -1));
               if (!eb) throw new Error('the test addon was built without CUDA');
               const fb = eb.result.length / 2;
@@ -212,6 +225,8 @@ async function main(): Promise<void> {
               curve,
               n,
               mode,
+              devices: devSet,
+              deviceNames: devs.names,
               distribution: dist,
               medianMs: median(times),
               runsMs: times,
@@ -226,7 +241,7 @@ async function main(): Promise<void> {
             };
             rows.push(row);
             process.stdout.write(
-              `${curve.padEnd(10)} 2^${lg} ${mode.padEnd(13)} ${dist.padEnd(11)} api ${row.medianMs.toFixed(2).padStart(8)} ms  ` +
+              `${curve.padEnd(10)} 2^${lg} ${mode.padEnd(13)} dev ${devSet.padEnd(5)} ${dist.padEnd(11)} api ${row.medianMs.toFixed(2).padStart(8)} ms  ` +
                 `engine ${row.engineMedianMs === null ? '     -' : row.engineMedianMs.toFixed(2).padStart(8)} ms  setup ${setupMs.toFixed(0).padStart(6)} ms  ` +
                 `dev ${(row.deviceMemoryBytes / 2 ** 30).toFixed(2)} GiB  c=${row.windowBits} τ=${row.tau}  ${checked}:${correct}\n`,
             );
@@ -267,6 +282,7 @@ interface Spread {
   curve: CurveName;
   n: number;
   mode: string;
+  devices: string;
   randomMs: number;
   ratios: Record<string, number>;
   worst: { distribution: string; ratio: number }; // slowest against random
@@ -275,7 +291,7 @@ interface Spread {
 function spreadReport(rows: Row[]): Spread[] {
   const out: Spread[] = [];
   for (const base of rows.filter((r) => r.distribution === 'random')) {
-    const same = rows.filter((r) => r.curve === base.curve && r.n === base.n && r.mode === base.mode);
+    const same = rows.filter((r) => r.curve === base.curve && r.n === base.n && r.mode === base.mode && r.devices === base.devices);
     const ratios: Record<string, number> = {};
     let worst = { distribution: 'random', ratio: 1 };
     let fastest = { distribution: 'random', ratio: 1 };
@@ -285,9 +301,9 @@ function spreadReport(rows: Row[]): Spread[] {
       if (ratio > worst.ratio) worst = { distribution: r.distribution, ratio };
       if (ratio < fastest.ratio) fastest = { distribution: r.distribution, ratio };
     }
-    out.push({ curve: base.curve, n: base.n, mode: base.mode, randomMs: base.medianMs, ratios, worst, fastest });
+    out.push({ curve: base.curve, n: base.n, mode: base.mode, devices: base.devices, randomMs: base.medianMs, ratios, worst, fastest });
     process.stdout.write(
-      `spread ${base.curve.padEnd(10)} 2^${Math.log2(base.n)} ${base.mode.padEnd(13)} random ${base.medianMs.toFixed(2)} ms  ` +
+      `spread ${base.curve.padEnd(10)} 2^${Math.log2(base.n)} ${base.mode.padEnd(13)} dev ${base.devices.padEnd(5)} random ${base.medianMs.toFixed(2)} ms  ` +
         Object.entries(ratios)
           .map(([d, x]) => `${d} ${x.toFixed(3)}×`)
           .join('  ') +
