@@ -30,7 +30,8 @@ function compile(curve) {
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });
   const circom = path.join(ROOT, 'node_modules', 'circom2', 'cli.js');
-  execFileSync(process.execPath, [circom, path.join(HERE, 'poseidon_chain.circom'), ...FLAGS, '--prime', PRIMES[curve], '-l', path.join(ROOT, 'node_modules'), '-o', out], { stdio: 'pipe' });
+  // from the repository root: circom2 (WASI) run from another folder did not find circomlib
+  execFileSync(process.execPath, [circom, path.join(HERE, 'poseidon_chain.circom'), ...FLAGS, '--prime', PRIMES[curve], '-l', path.join(ROOT, 'node_modules'), '-o', out], { cwd: ROOT, stdio: 'pipe' });
   return sha256(r1csOf(curve));
 }
 
