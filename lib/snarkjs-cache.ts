@@ -6,10 +6,10 @@
 // a sample: snarkjs reads every section anew for each proof, so the object is new every time, and
 // a context found for other bases would give a proof that does not verify, with nothing to say
 // why. Two zkeys of one circuit differ in every point, but a sample cannot rule out bases that
-// differ in a few; a full hash can. What it costs: SHA-256 runs at ~1.1 GiB/s on one core here
-// (x86 SHA extensions; Node's createHash), about as fast as snarkjs's own copy of the section out
-// of the zkey file and far below what the WASM MSM of those bases costs; it is hashed in 8 MiB
-// slices that yield to the event loop between them.
+// differ in a few; a full hash can. What it costs, on every call: SHA-256 (Node's createHash, x86
+// SHA extensions) runs at ~1.1 GiB/s on one core of the 2-core test VM, some 60 ms for 2^20
+// BN254 points: far below snarkjs's WASM MSM of them, but more than the GPU's (to be won back by
+// hashing while the MSM runs); it is hashed in 8 MiB slices that yield to the event loop.
 
 import { createHash } from 'crypto';
 import { types } from 'util';
@@ -79,7 +79,8 @@ export async function fingerprint(curve: CurveName, group: Group, b: Bytes): Pro
 /**
  * Contexts held at most, whatever their size: tiny MSMs over ever new bases (groth16.verify's
  * few points of each verification key) would otherwise pile up below any memory budget. A
- * Groth16 zkey takes five, a PLONK or FFLONK one five to eight (one per length of τ powers).
+ * Groth16 zkey takes five (one per section), a PLONK or FFLONK one one per length of the τ powers
+ * it commits with (the test circuits': 4 and 2).
  */
 export const MAX_CONTEXTS = 64;
 
