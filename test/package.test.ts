@@ -29,7 +29,7 @@ afterAll(() => {
 });
 
 test('the tarball holds the compiled API with its types, the CLIs, the sources to build from, and no tests', () => {
-  for (const f of ['package.json', 'README.md', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/cli.js', 'dist/lib/native.js', 'dist/bench/cli.js', 'bin/msm-cuda.js', 'CMakeLists.txt', 'binding.gyp', 'scripts/install.js', 'cuda/engine.hpp']) {
+  for (const f of ['package.json', 'README.md', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/snarkjs.js', 'dist/lib/snarkjs.d.ts', 'dist/lib/snarkjs-register.js', 'dist/lib/cli.js', 'dist/lib/native.js', 'dist/bench/cli.js', 'bin/msm-cuda.js', 'CMakeLists.txt', 'binding.gyp', 'scripts/install.js', 'cuda/engine.hpp']) {
     expect(files).toContain(f);
   }
   expect(files.some((f) => f.startsWith('cuda/cpu/'))).toBe(true);
@@ -63,6 +63,23 @@ test('the packed package, unpacked into a clean folder, loads and computes', () 
   expect(JSON.parse(infoOut).backends).toContain('cpu');
 });
 
+test('its subpaths msm-cuda/snarkjs and msm-cuda/snarkjs/register load (with no snarkjs installed) and install the hook', () => {
+  // needs the unpacked package of the previous test
+  const script = `
+    const hook = require('msm-cuda/snarkjs');
+    hook.install({ backend: 'cpu' });
+    const on = hook.stats().installed;
+    hook.uninstall();
+    console.log(JSON.stringify([on, hook.stats().installed, typeof require('msm-cuda').msm]));
+  `;
+  expect(JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: app() }).toString())).toEqual([true, false, 'function']);
+  const env = { ...process.env, MSM_SNARKJS_BACKEND: 'cpu', MSM_SNARKJS_THRESHOLD: '128' };
+  const out = execFileSync(process.execPath, ['-r', 'msm-cuda/snarkjs/register', '-e', "console.log(JSON.stringify(require('msm-cuda/snarkjs').stats()))"], { cwd: app(), env }).toString();
+  expect(JSON.parse(out)).toMatchObject({ installed: true, backend: 'cpu', threshold: 128 });
+  // the package's files stay behind its exports
+  expect(() => execFileSync(process.execPath, ['-e', "require('msm-cuda/dist/lib/native.js')"], { cwd: app(), stdio: 'pipe' })).toThrow(/ERR_PACKAGE_PATH_NOT_EXPORTED/);
+});
+
 test('its type declarations serve a strict TypeScript consumer', () => {
   // needs the unpacked package of the previous test
   fs.mkdirSync(path.join(app(), 'node_modules', '@types'), { recursive: true });
@@ -78,6 +95,11 @@ test('its type declarations serve a strict TypeScript consumer', () => {
      export const g = (p: AffinePoint[]) => msm('bn254', p, p.map(() => 1n));
      export const cuda: boolean = info().cuda.available;
      export const most: number | undefined = info().limits?.cpu.windowBits[1];
+     import { install, uninstall, stats, type SnarkjsOptions } from 'msm-cuda/snarkjs';
+     const hookOptions: SnarkjsOptions = { backend: 'cpu', threshold: 256, memoryBudget: { host: 2 ** 30 } };
+     install(hookOptions);
+     export const accelerated: number = stats().accelerated.g1;
+     uninstall();
      // @ts-expect-error: not a curve
      msm('secp256k1', [], []);
      // @ts-expect-error: not a backend
@@ -86,6 +108,8 @@ test('its type declarations serve a strict TypeScript consumer', () => {
   );
   const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   execFileSync(process.execPath, [tsc, '--noEmit', '--strict', '--module', 'node16', '--moduleResolution', 'node16', '--target', 'es2022', '--types', 'node', 'consumer.ts'], { cwd: app() });
+  // and one whose resolution predates package.json "exports" (typesVersions maps the subpath)
+  execFileSync(process.execPath, [tsc, '--noEmit', '--strict', '--module', 'commonjs', '--moduleResolution', 'node10', '--target', 'es2022', '--types', 'node', 'consumer.ts'], { cwd: app() });
 });
 
 // The README states the minimum (the ESM-only @noble/curves, which the tests and the CLI's check
