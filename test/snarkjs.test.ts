@@ -5,9 +5,10 @@
 // its own prover, without msm-cuda, fails with "Polynomial is not divisible"); the circuit's
 // witness generator is compiled here by circom2 when missing (circuit.js).
 // Then the hook itself: its results against snarkjs's own multiExpAffine on the same input (G1
-// and G2, infinity, zero scalars, BigBuffers, every fallback), install/uninstall/terminate()/
-// singleThread, the resident bases (no new context for a second proof, the budget, concurrent
-// proofs), and G2 through a stand-in for the `group: 'g2'` API where this build has none.
+// and G2, infinity, zero scalars, BigBuffers, every fallback), a powers-of-tau ceremony and its
+// verification (odd MSMs), install/uninstall/terminate()/singleThread, the resident bases (no
+// new context for a second proof, the budget, concurrent proofs), G2 through a stand-in for the
+// `group: 'g2'` API where this build has none, and snarkjs's ES module build and CLI.
 
 import { pippenger } from '@noble/curves/abstract/curve.js';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
@@ -203,6 +204,26 @@ describe.each(['bn254', 'bls12-381'] as const)('multiExpAffine on %s', (c) => {
     // and then msm-cuda again
     expect(same(G, await G.multiExpAffine(bases, scalars), await orig(bases, scalars))).toBe(true);
     expect(hook.stats().accelerated.g1).toBe(1);
+  });
+});
+
+describe('the ceremony tools', () => {
+  test('a powers-of-tau ceremony of 2^5 made and verified with the hook: its odd MSMs (32-bit scalars, BigBuffers) are handled', async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'msm-snarkjs-ptau-'));
+    try {
+      hook.install({ backend: 'cpu', threshold: 1 });
+      const f = (n: string) => path.join(tmp, n);
+      await snarkjs.powersOfTau.newAccumulator(await curveOf('bn254'), 5, f('0.ptau'));
+      await snarkjs.powersOfTau.beacon(f('0.ptau'), f('1.ptau'), 'test', '0102030405060708', 10);
+      await snarkjs.powersOfTau.preparePhase2(f('1.ptau'), f('2.ptau'));
+      expect(await snarkjs.powersOfTau.verify(f('2.ptau'))).toBe(true);
+      const s = hook.stats();
+      expect(s.accelerated.g1).toBeGreaterThan(0);
+      expect(s.fallbacks.scalarSize).toBeGreaterThan(0);
+      expect(s.fallbacks.input + s.fallbacks.buffer + s.fallbacks.shape + s.fallbacks.arguments).toBe(0);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });
 
