@@ -77,6 +77,13 @@ class PinnedLender final : public BytesLender {
   std::vector<uint8_t*> free_;
 };
 
+// One of lender's buffers for a call-time copy of `bytes`, or an empty HostBytes where there is
+// no lender, the size is not its size, or none is free.
+HostBytes borrow(const std::shared_ptr<PinnedLender>& lender, size_t bytes) {
+  uint8_t* p = lender && bytes == lender->size() ? lender->take() : nullptr;
+  return p ? HostBytes::lend(p, bytes, lender) : HostBytes();
+}
+
 // Tickets of take_scalars copies, unique across engines: a context split over several devices
 // gives each device's share of one copy the same ticket.
 uint64_t new_ticket() {
@@ -198,11 +205,10 @@ class CudaEngine final : public Engine {
   // following it in msm_batch.
   HostBytes take_scalars(const uint8_t* src, size_t bytes, bool upload_now, uint64_t& ticket) override {
     ticket = 0;
-    uint8_t* p = lender_ && bytes == lender_->size() ? lender_->take() : nullptr;
-    if (!p) return HostBytes::copy_of(src, bytes);
-    HostBytes copy = HostBytes::lend(p, bytes, lender_);
+    HostBytes copy = borrow(lender_, bytes);
+    if (!copy.data()) return HostBytes::copy_of(src, bytes);
     const uint64_t t = new_ticket();
-    if (copy_uploading(p, src, bytes, upload_now, t)) ticket = t;
+    if (copy_uploading(copy.data(), src, bytes, upload_now, t)) ticket = t;
     return copy;
   }
 
@@ -459,20 +465,17 @@ class SplitEngine final : public Engine {
 
   HostBytes take_scalars(const uint8_t* src, size_t bytes, bool upload_now, uint64_t& ticket) override {
     ticket = 0;
-    uint8_t* p = lender_ && bytes == lender_->size() ? lender_->take() : nullptr;
-    if (!p) return HostBytes::copy_of(src, bytes);
-    HostBytes copy = HostBytes::lend(p, bytes, lender_);
+    HostBytes copy = borrow(lender_, bytes);
+    if (!copy.data()) return HostBytes::copy_of(src, bytes);
     const uint64_t t = new_ticket();
     std::atomic<bool> any{false};
-    try {
-      on_each_device(devices_, [&](size_t i) {
-        const size_t off = 32 * offsets_[i];
-        if (shares_[i]->copy_uploading(p + off, src + off, 32 * sizes_[i], upload_now, t)) any = true;
-      });
-    } catch (...) {  // a thread's copy stopped: the copy must be whole
-      HostBytes::copy(p, src, bytes);
-      return copy;
-    }
+    // CUDA failures here only cost the early upload (copy_uploading still copies); what can throw
+    // (no memory for a thread) rejects the call through on_each_device, never a partial copy.
+    on_each_device(devices_, [&](size_t i) {
+      uint8_t* p = copy.data();
+      const size_t off = 32 * offsets_[i];
+      if (shares_[i]->copy_uploading(p + off, src + off, 32 * sizes_[i], upload_now, t)) any = true;
+    });
     if (any) ticket = t;
     return copy;
   }
