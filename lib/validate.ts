@@ -180,7 +180,12 @@ function deviceList(value: unknown): 'all' | number[] {
   if (value === 'all') return 'all';
   const expected = "'all' or a non-empty array of distinct device indices";
   if (!isArray(value, "option 'devices'")) throw optionError('devices', expected, value);
-  const len = arrayLength(value, "option 'devices'");
+  let len: number;
+  try {
+    len = arrayLength(value, "option 'devices'");
+  } catch {
+    throw optionError('devices', expected, value); // a Proxy's length: an option error like any other
+  }
   if (len === 0 || len > 1024) throw optionError('devices', expected, value);
   const out: number[] = [];
   for (let i = 0; i < len; i++) {

@@ -65,6 +65,7 @@ test.each([
   [{ devices: [0, -1] }, /'devices\[1\]'/],
   [{ devices: [0, 1.5] }, /'devices\[1\]'/],
   [{ devices: [0], device: 1 }, /'device' and 'devices' exclude each other/],
+  [{ devices: new Proxy([0], { get: (t, k) => (k === 'length' ? -1 : Reflect.get(t, k)) }) }, /'devices'/],
   [{ windowBits: 0 }, /'windowBits'/],
   [{ windowBits: 2 ** 31 }, /'windowBits'/],
   [{ tau: '6' }, /'tau'/],
