@@ -105,7 +105,7 @@ export class MsmContext<G extends Group = 'g1'> {
    * Scalars given to later calls must number `points.length`. Option `group: 'g2'` makes a
    * context over G2 points (`{x: [c0, c1], y: [c0, c1]}`), whose results are G2 points.
    */
-  static async create<G extends Group = 'g1'>(curve: CurveName, points: PointsInputOf<G>, options?: MsmOptions & { group?: G }): Promise<MsmContext<G>> {
+  static async create<G extends Group = 'g1'>(curve: CurveName, points: PointsInputOf<G>, options?: MsmOptions<G>): Promise<MsmContext<G>> {
     const site = new CallSite(MsmContext.create);
     const c = checkCurve(curve);
     const opts = checkOptions(options);

@@ -14,7 +14,7 @@ export { MsmContext } from './context';
 export { CURVES, CURVE_NAMES, GROUPS, type Curve, type CurveName, type Group } from './curves';
 export { ERROR_CODES, MsmError, type MsmErrorCode } from './errors';
 export type { AffinePoint, ByteFormat, G2AffinePoint, PointOf } from './encoding';
-export type { AccumulationMode, BackendChoice, CallOptions, G2PointsInput, MsmOptions, PointFormat, PointValidation, PointsInput, PointsInputOf, ScalarsInput } from './validate';
+export type { AccumulationMode, BackendChoice, BaseMsmOptions, CallOptions, G2PointsInput, GroupOption, MsmOptions, PointFormat, PointValidation, PointsInput, PointsInputOf, ScalarsInput } from './validate';
 export { AUTO_CUDA_MIN_POINTS } from './backend';
 
 /**
@@ -24,7 +24,7 @@ export { AUTO_CUDA_MIN_POINTS } from './backend';
  * tables) resident. The inputs are taken when the call is made (packed ones copied, arrays read
  * once): changing them afterwards does not change the result.
  */
-export async function msm<G extends Group = 'g1'>(curve: CurveName, points: PointsInputOf<G>, scalars: ScalarsInput, options?: MsmOptions & { group?: G }): Promise<PointOf<G>> {
+export async function msm<G extends Group = 'g1'>(curve: CurveName, points: PointsInputOf<G>, scalars: ScalarsInput, options?: MsmOptions<G>): Promise<PointOf<G>> {
   const site = new CallSite(msm);
   const c = checkCurve(curve);
   const opts = checkOptions(options);

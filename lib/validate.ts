@@ -32,10 +32,11 @@ export type Accumulation = 'xyzz' | 'homogeneous';
 export type AccumulationMode = Accumulation | 'constant-time';
 
 /**
- * Options of `msm()` and `MsmContext.create()`. The ranges of `windowBits`, `tau` and `threads`,
- * and the accumulation modes, are those of the backend that runs the call: `info().limits`.
+ * Options of `msm()` and `MsmContext.create()` but the group. The ranges of `windowBits`, `tau`
+ * and `threads`, and the accumulation modes, are those of the backend that runs the call:
+ * `info().limits`.
  */
-export interface MsmOptions {
+export interface BaseMsmOptions {
   /** 'auto' (default): cuda when available and n is large enough, else cpu. */
   backend?: BackendChoice;
   /** CUDA device index (default 0). */
@@ -62,13 +63,22 @@ export interface MsmOptions {
   scalarFormat?: ByteFormat;
   /** CPU worker threads (default 0 = all cores). */
   threads?: number;
-  /**
-   * The group of the points: 'g1' (default), or 'g2' (BN254 and BLS12-381, `Curve.groups`):
-   * points `{x: [c0, c1], y: [c0, c1]}` over F_p², packed x.c0‖x.c1‖y.c0‖y.c1, and results of
-   * that shape. The backends that run it: `info().limits[backend].groups` (G2: the CPU, for now).
-   */
-  group?: Group;
 }
+
+/**
+ * The option `group`, typed so that the points' and the result's types follow it: optional for
+ * G1 (the default), required for G2. 'g2' (BN254 and BLS12-381, `Curve.groups`): points
+ * `{x: [c0, c1], y: [c0, c1]}` over F_p², packed x.c0‖x.c1‖y.c0‖y.c1, and results of that shape;
+ * the backends that run it: `info().limits[backend].groups` (G2: the CPU, for now).
+ */
+export type GroupOption<G extends Group> = 'g1' extends G ? { group?: G } : { group: G };
+
+/**
+ * Options of `msm()` and `MsmContext.create()` over group G: `MsmOptions` (G1) as before,
+ * `MsmOptions<'g2'>` with `group: 'g2'`, `MsmOptions<Group>` for a group known at run time only
+ * (results then typed as either point).
+ */
+export type MsmOptions<G extends Group = 'g1'> = BaseMsmOptions & GroupOption<G>;
 
 /** Options of one `ctx.msm()` / `ctx.msmBatch()` call. */
 export interface CallOptions {
