@@ -1,5 +1,5 @@
-// The part of ffjavascript (snarkjs's engine; no type declarations of its own) the benchmarks and
-// test/encoding.test.ts use.
+// The part of ffjavascript (snarkjs's engine; no type declarations of its own) the benchmarks,
+// test/encoding.test.ts and test/g2-msm.test.ts use.
 declare module 'ffjavascript' {
   interface WasmField {
     n8: number;
@@ -15,9 +15,19 @@ declare module 'ffjavascript' {
     isZero(p: Uint8Array): boolean;
     toRprLEM(buff: Uint8Array, offset: number, p: Uint8Array): void;
   }
+  // G2: points over F_p² (coordinates [c0, c1]; LEM x.c0‖x.c1‖y.c0‖y.c1).
+  interface WasmG2 {
+    multiExpAffine(bases: Uint8Array, scalars: Uint8Array): Promise<Uint8Array>;
+    toAffine(p: Uint8Array): Uint8Array;
+    toObject(p: Uint8Array): bigint[][];
+    fromObject(o: bigint[][]): Uint8Array;
+    isZero(p: Uint8Array): boolean;
+    toRprLEM(buff: Uint8Array, offset: number, p: Uint8Array): void;
+  }
   export interface WasmCurve {
     name: string;
     G1: WasmG1;
+    G2: WasmG2;
     F1: WasmField;
     Fr: WasmField;
     terminate(): Promise<void>;

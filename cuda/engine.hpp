@@ -23,17 +23,33 @@ inline constexpr CurveId kCurves[] = {
 #undef MSM_CURVE_ENUMERATOR
 #undef MSM_CURVE_ID
 
-// Byte sizes of one curve's encodings (see lib/native.ts for the formats), from its g1 struct.
+// Whether the addon runs `group` of `id` (every curve's G1; G2 for MSM_G2_CURVES).
+inline constexpr bool curve_has_group(CurveId id, Group group) {
+  if (group == Group::g1) return true;
+#define MSM_G2_CURVE_IS(a, Id, ns) \
+  if (id == CurveId::Id) return group == Group::g2;
+  MSM_G2_CURVES(MSM_G2_CURVE_IS, )
+#undef MSM_G2_CURVE_IS
+  return false;
+}
+
+// Byte sizes of one (curve, group)'s encodings (see lib/native.ts for the formats), from its g1 or
+// g2 struct.
 struct CurveShape {
   const char* name;      // "bn254", "bls12-381", …: the curve's name in the JS API
-  size_t field_bytes;    // bytes of one base-field element: 8 per 64-bit limb
+  Group group;
+  size_t field_bytes;    // bytes of one coordinate, an element of the group's field: Fp (8 per
+                         // 64-bit limb) for G1, Fp2 = c0‖c1 (twice that) for G2
   size_t scalar_bytes;   // always 32 for the curves here
   unsigned scalar_bits;  // bit length of r
 };
 
-const CurveShape& curve_shape(CurveId id);
+// Throws EngineError ERR_INVALID_OPTION (no_group) where the curve has no such group here.
+const CurveShape& curve_shape(CurveId id, Group group = Group::g1);
 // The curve whose curve_shape(id).name is name; false when none is.
 bool curve_by_name(const std::string& name, CurveId& id);
+// The error for a group the curve lacks (!curve_has_group): ERR_INVALID_OPTION naming the curve.
+[[noreturn]] void no_group(CurveId id, Group group);
 
 // Error with a stable code (lib/native.ts lists them) and, where an input element is at fault,
 // its index (-1 otherwise). The addon turns it into a JS Error with .code and .index.
@@ -45,8 +61,9 @@ struct EngineError : std::runtime_error {
 };
 
 
-// Points handed to a backend: n affine points, x‖y, each coordinate fieldBytes/8 little-endian
-// 64-bit limbs in Montgomery form (the layout of ec/affine.hpp), infinity = all-zero limbs.
+// Points handed to a backend: n affine points, x‖y, each coordinate field_bytes/8 little-endian
+// 64-bit limbs in Montgomery form (the layout of ec/affine.hpp; a G2 coordinate is c0's limbs then
+// c1's, ff/fp2.hpp), infinity = all-zero limbs.
 // Already parsed, converted and validated by the glue.
 struct AffineBuffer {
   std::vector<uint64_t> limbs;  // n · 2 · (field_bytes / 8)
@@ -64,7 +81,8 @@ class Engine {
  public:
   virtual ~Engine() = default;
   // Several MSMs over the same bases (CUDA overlaps the next upload with the current compute).
-  // outs: 2·field_bytes per MSM, canonical little-endian x‖y, all zeros for infinity.
+  // outs: 2·field_bytes per MSM (curve_shape(curve(), group())), canonical little-endian x‖y
+  // (x.c0‖x.c1‖y.c0‖y.c1 for G2), all zeros for infinity.
   virtual void msm_batch(const std::vector<ScalarSet>& scalars, size_t n, uint8_t* outs) = 0;
   // One MSM: a batch of one.
   void msm(const uint8_t* scalars, size_t n, uint8_t* out) { msm_batch({ScalarSet{scalars}}, n, out); }
@@ -78,6 +96,9 @@ class Engine {
     return HostBytes::copy_of(src, bytes);
   }
   virtual CurveId curve() const = 0;
+  // The group of the bases: G1 unless the engine says otherwise (the CUDA engine runs G1 only,
+  // options.cpp's table keeping G2 from it).
+  virtual Group group() const { return Group::g1; }
   virtual size_t size() const = 0;
   virtual size_t host_memory() const = 0;
   virtual size_t device_memory() const = 0;
@@ -85,6 +106,7 @@ class Engine {
   virtual int tau() const = 0;
 };
 
+// The bases are in group opt.group of curve (the CPU runs both groups).
 std::unique_ptr<Engine> make_cpu_engine(CurveId curve, AffineBuffer&& points, const EngineOptions& opt);
 
 // CUDA side (cuda/msm when built with CUDA, cuda/msm/no_cuda.cpp otherwise).

@@ -1,5 +1,7 @@
 #include "options.hpp"
 
+#include <cctype>
+
 #include "engine.hpp"
 
 namespace msm {
@@ -19,8 +21,10 @@ const BackendLimits& backend_limits(Backend b) {
   // threads than cores buy nothing, while each CPU worker holds its own 2^(c−1) buckets (96 MiB at
   // c = 20 on BLS12-381): 4096 of them asked for 384 GiB. Within the bound, an allocation that
   // still fails is ERR_OUT_OF_MEMORY.
-  static const BackendLimits cpu{{1, 20}, {0, -1}, {0, 1024}, (uint64_t(1) << 32) - 1, {true, false, false}};
-  static const BackendLimits cuda{{2, 16}, {0, 15}, {0, 1024}, (uint64_t(1) << 27) - 1, {true, true, true}};
+  // Groups: the CUDA kernels are instantiated for G1 only (G2 on the device: ec/G2.md, "Remaining
+  // for the GPU").
+  static const BackendLimits cpu{{1, 20}, {0, -1}, {0, 1024}, (uint64_t(1) << 32) - 1, {true, false, false}, {true, true}};
+  static const BackendLimits cuda{{2, 16}, {0, 15}, {0, 1024}, (uint64_t(1) << 27) - 1, {true, true, true}, {true, false}};
   return b == Backend::cuda ? cuda : cpu;
 }
 
@@ -36,6 +40,13 @@ std::string range(const IntRange& r) {
 
 void check_options(Backend b, const EngineOptions& opt) {
   const BackendLimits& l = backend_limits(b);
+  const int group = int(opt.group);
+  if (group < 0 || group >= kGroupCount || !l.groups[group]) {
+    std::string name = group >= 0 && group < kGroupCount ? kGroupNames[group] : "?", upper = name;
+    for (char& ch : upper) ch = char(std::toupper(static_cast<unsigned char>(ch)));
+    throw EngineError("ERR_INVALID_OPTION", "option 'group' '" + name + "': " + upper + " is not available on the " +
+                                                kBackendNames[int(b)] + " backend yet");
+  }
   if (opt.window_bits != 0 && !l.window_bits.contains(opt.window_bits))
     bad(b, "windowBits", range(l.window_bits), opt.window_bits);
   if (opt.tau != -1 && !l.tau.empty() && !l.tau.contains(opt.tau)) bad(b, "tau", range(l.tau), opt.tau);

@@ -13,6 +13,13 @@ namespace msm {
 enum class Backend { cpu = 0, cuda = 1 };
 inline constexpr const char* kBackendNames[] = {"cpu", "cuda"};
 
+// The group the bases lie in: G1 ⊂ E(Fp), or G2 ⊂ E'(Fp2), the sextic twist (BN254 and BLS12-381
+// only: curves/list.hpp MSM_G2_CURVES). One axis beside CurveId: a context is one (curve, group).
+enum class Group { g1 = 0, g2 = 1 };
+inline constexpr int kGroupCount = 2;
+// As the JS API spells them (lib/validate.ts `Group`).
+inline constexpr const char* kGroupNames[kGroupCount] = {"g1", "g2"};
+
 // How points are added into buckets: one enum from the TypeScript API to the kernel.
 //   xyzz           XYZZ mixed additions (Chen et al. §3.2 "cached Jacobian"), Alg. 5 aggregation;
 //   homogeneous    §3.2 double-point additions in homogeneous coordinates, then Alg. 5;
@@ -30,6 +37,7 @@ struct EngineOptions {
   int tau = -1;         // precompute depth τ (CUDA); -1 = the backend picks
   Accumulation accumulation = Accumulation::xyzz;
   int threads = 0;      // CPU threads; 0 = all cores
+  Group group = Group::g1;
 };
 
 struct IntRange {
@@ -47,10 +55,12 @@ struct BackendLimits {
   IntRange threads;      // host worker threads
   uint64_t max_points;   // bases per context
   bool accumulation[kAccumulationCount];
+  bool groups[kGroupCount];  // the groups it runs
 };
 const BackendLimits& backend_limits(Backend b);
 
-// Throws EngineError ERR_INVALID_OPTION naming the option when a value is outside b's limits.
+// Throws EngineError ERR_INVALID_OPTION naming the option when a value is outside b's limits (a
+// group b does not run included: the one place that keeps G2 off the CUDA backend).
 void check_options(Backend b, const EngineOptions& opt);
 // Throws EngineError ERR_INVALID_ARGUMENT when n bases are more than one context of b takes.
 void check_size(Backend b, uint64_t n);

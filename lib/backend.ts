@@ -40,7 +40,8 @@ export function chooseBackend(native: NativeBinding, n: number, opts: ResolvedOp
       : // an accumulation mode the CPU lacks (constant time, homogeneous): 'auto' must not quietly drop it
         !limits.cpu.accumulation.includes(opts.accumulation)
         ? 'cuda'
-        : cuda.available && n >= AUTO_CUDA_MIN_POINTS
+        : // a group CUDA does not run (G2, for now) stays on the CPU whatever n
+          cuda.available && n >= AUTO_CUDA_MIN_POINTS && limits.cuda.groups.includes(opts.group)
           ? 'cuda'
           : 'cpu';
   checkLimits(opts, backend, limits, n);

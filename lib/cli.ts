@@ -73,7 +73,7 @@ function commandInfo(argv: string[], io: Io): number {
   }
   const lines = [
     `msm-cuda ${i.version ?? '(native addon not loaded)'}`,
-    i.native.loaded ? `curves:   ${i.curves.join(', ')}` : `native:   ${i.native.error}`,
+    i.native.loaded ? `curves:   ${i.curves.map((c) => `${c} (${(i.groups[c] ?? ['g1']).join(', ')})`).join(', ')}` : `native:   ${i.native.error}`,
     `backends: ${i.backends.length ? i.backends.join(', ') : 'none'}${i.cpu.available ? ` (cpu: ${i.cpu.threads} threads)` : ''}`,
   ];
   if (i.cuda.available) {

@@ -1,9 +1,10 @@
 // MsmContext: bases that stay resident (on the GPU with their precomputed table, or in host
-// memory for the CPU backend) and serve many MSMs with new scalars, the way provers use MSM.
+// memory for the CPU backend) and serve many MSMs with new scalars, the way provers use MSM. A
+// context is one curve and one group (G1 or G2): its results have that group's point type.
 
 import { checkEmptyInput, chooseBackend, cudaDevices, nativeBinding, takeBytes } from './backend';
-import type { Curve, CurveName } from './curves';
-import { decodePoint, type AffinePoint } from './encoding';
+import type { Curve, CurveName, Group } from './curves';
+import { decodePoint, infinityOf, type PointOf } from './encoding';
 import { CallSite, MsmError, rethrowAt } from './errors';
 import type { NativeBackend, NativeContext, NativeMemory } from './native';
 import {
@@ -19,14 +20,12 @@ import {
   takeScalars,
   type CallOptions,
   type MsmOptions,
-  type PointsInput,
+  type PointsInputOf,
   type PreparedPoints,
   type PreparedScalars,
   type ResolvedOptions,
   type ScalarsInput,
 } from './validate';
-
-const INFINITY = (): AffinePoint => ({ x: 0n, y: 0n });
 
 /**
  * Packed input that cannot go to the addon now (it is for a call that waits for something else:
@@ -70,6 +69,7 @@ export async function openNative(curve: Curve, points: PreparedPoints, opts: Res
         tau: opts.tau,
         accumulation: opts.accumulation,
         threads: opts.threads,
+        group: opts.group,
       },
       owned,
     )
@@ -77,8 +77,10 @@ export async function openNative(curve: Curve, points: PreparedPoints, opts: Res
   return { ctx, backend };
 }
 
-export class MsmContext {
+export class MsmContext<G extends Group = 'g1'> {
   readonly curve: CurveName;
+  /** The group of the bases; results are points of it. */
+  readonly group: G;
   /** Number of bases. */
   readonly size: number;
   /** The backend serving this context; null for a context of zero points (nothing to compute). */
@@ -91,6 +93,7 @@ export class MsmContext {
   private constructor(token: typeof CREATE, curve: Curve, size: number, native: NativeContext | null, backend: NativeBackend | null, opts: ResolvedOptions) {
     if (token !== CREATE) throw new MsmError('ERR_INVALID_ARGUMENT', 'MsmContext has no public constructor: use MsmContext.create(curve, points, options)');
     this.curve = curve.name;
+    this.group = opts.group as G;
     this.#curve = curve;
     this.size = size;
     this.#native = native;
@@ -100,21 +103,22 @@ export class MsmContext {
 
   /**
    * Validate and load the bases. Points are checked on the curve by default (option `validate`).
-   * Scalars given to later calls must number `points.length`.
+   * Scalars given to later calls must number `points.length`. Option `group: 'g2'` makes a
+   * context over G2 points (`{x: [c0, c1], y: [c0, c1]}`), whose results are G2 points.
    */
-  static async create(curve: CurveName, points: PointsInput, options?: MsmOptions): Promise<MsmContext> {
+  static async create<G extends Group = 'g1'>(curve: CurveName, points: PointsInputOf<G>, options?: MsmOptions<G>): Promise<MsmContext<G>> {
     const site = new CallSite(MsmContext.create);
     const c = checkCurve(curve);
     const opts = checkOptions(options);
     const taken = takePoints(c, points, opts);
     if (taken.n === 0) {
       checkEmptyInput(opts);
-      return new MsmContext(CREATE, c, 0, null, null, opts);
+      return new MsmContext<G>(CREATE, c, 0, null, null, opts);
     }
     // packed points go to the addon now (no await before openNative's call), which copies them
     const prepared = taken.bytes ? { n: taken.n, bytes: taken.bytes, format: taken.format } : await preparePoints(c, taken).catch(rethrowAt(site));
     const { ctx, backend } = await openNative(c, prepared, opts, site, !taken.bytes);
-    return new MsmContext(CREATE, c, prepared.n, ctx, backend, opts);
+    return new MsmContext<G>(CREATE, c, prepared.n, ctx, backend, opts);
   }
 
   get closed(): boolean {
@@ -141,21 +145,21 @@ export class MsmContext {
    * does not change the result. A close() before a call over bigint scalars has been handed to
    * the addon (while they are encoded) rejects it with ERR_CONTEXT_CLOSED.
    */
-  async msm(scalars: ScalarsInput, options?: CallOptions): Promise<AffinePoint> {
+  async msm(scalars: ScalarsInput, options?: CallOptions): Promise<PointOf<G>> {
     const site = new CallSite(MsmContext.prototype.msm);
     const self = MsmContext.#open(this);
     const opts = checkCallOptions(options, self.#opts);
     const taken = takeScalars(self.#curve, scalars, self.size, opts);
     const native = self.#native;
-    if (!native) return INFINITY();
+    if (!native) return infinityOf(self.group);
     // packed: to the addon now, which copies it; bigints: encoded first, then handed over (owned)
     const s = taken.bytes ? { bytes: taken.bytes, format: taken.format, checkRange: true } : await prepareScalars(self.#curve, taken).catch(rethrowAt(site));
     const out = await native.msm(s.bytes, NATIVE_FORMAT[s.format], s.checkRange, !taken.bytes).catch(rethrowAt(site));
-    return decodePoint(self.#curve, out);
+    return decodePoint(self.#curve, out, self.group);
   }
 
   /** Several MSMs over the same bases in one native call; one result per scalar set, in order. */
-  async msmBatch(scalarSets: readonly ScalarsInput[], options?: CallOptions): Promise<AffinePoint[]> {
+  async msmBatch(scalarSets: readonly ScalarsInput[], options?: CallOptions): Promise<PointOf<G>[]> {
     const site = new CallSite(MsmContext.prototype.msmBatch);
     const self = MsmContext.#open(this);
     const list = takeList(scalarSets, 'scalarSets', 'msmBatch expects an array of scalar sets');
@@ -169,7 +173,7 @@ export class MsmContext {
     });
     if (taken.length === 0) return [];
     const native = self.#native;
-    if (!native) return taken.map(INFINITY);
+    if (!native) return taken.map(() => infinityOf(self.group));
     const packed = taken.every((t) => t.bytes);
     // all packed: to the addon now, which copies them; else the packed ones are copied now, and
     // all are handed over (owned) once the bigint ones are encoded
@@ -192,7 +196,7 @@ export class MsmContext {
         !packed,
       )
       .catch(rethrowAt(site));
-    return outs.map((o) => decodePoint(self.#curve, o));
+    return outs.map((o) => decodePoint(self.#curve, o, self.group));
   }
 
   /** Free the bases (host and device memory). Idempotent; later calls reject ERR_CONTEXT_CLOSED. */
@@ -207,16 +211,17 @@ export class MsmContext {
 
   // A method called on something else (`MsmContext.prototype.msm.call({}, …)`): an MsmError, not
   // the TypeError of a private field read.
-  static #own(x: unknown): MsmContext {
+  // (`this` as typed; at run time whatever the method was called on.)
+  static #own<C extends MsmContext<Group>>(x: C): C {
     if (typeof x !== 'object' || x === null || !(#closed in x)) {
       throw new MsmError('ERR_INVALID_ARGUMENT', 'not an MsmContext: call the method on a context from MsmContext.create()');
     }
-    return x as MsmContext;
+    return x;
   }
 
-  static #open(x: unknown): MsmContext {
+  static #open<C extends MsmContext<Group>>(x: C): C {
     const self = MsmContext.#own(x);
-    if (self.#closed) throw new MsmError('ERR_CONTEXT_CLOSED', `this ${self.curve} MsmContext is closed`);
+    if (self.#closed) throw new MsmError('ERR_CONTEXT_CLOSED', `this ${self.curve}${self.group === 'g1' ? '' : ` ${self.group.toUpperCase()}`} MsmContext is closed`);
     return self;
   }
 }

@@ -5,6 +5,13 @@
 
 export type CurveName = 'bn254' | 'bls12-381' | 'bls12-377' | 'bls24-315';
 
+/**
+ * The group of the points: 'g1' ⊂ E(F_p), or 'g2' ⊂ E'(F_p²), the sextic twist over
+ * F_p² = F_p[u]/(u² + 1) (BN254 and BLS12-381; `Curve.groups`). Scalars are mod r for both.
+ */
+export type Group = 'g1' | 'g2';
+export const GROUPS: readonly Group[] = Object.freeze(['g1', 'g2'] as Group[]);
+
 export interface Curve {
   readonly name: CurveName;
   /** Base-field modulus. */
@@ -23,7 +30,12 @@ export interface Curve {
   readonly scalarBytes: number;
   /** Bit length of r. */
   readonly scalarBits: number;
+  /** The groups MSMs run in: 'g1' always, 'g2' for BN254 and BLS12-381. */
+  readonly groups: readonly Group[];
 }
+
+const G1: readonly Group[] = Object.freeze(['g1'] as Group[]);
+const G1_G2: readonly Group[] = GROUPS;
 
 const BN254: Curve = {
   name: 'bn254',
@@ -35,6 +47,7 @@ const BN254: Curve = {
   fieldBytes: 32,
   scalarBytes: 32,
   scalarBits: 254,
+  groups: G1_G2,
 };
 
 const BLS12_381: Curve = {
@@ -50,6 +63,7 @@ const BLS12_381: Curve = {
   fieldBytes: 48,
   scalarBytes: 32,
   scalarBits: 255,
+  groups: G1_G2,
 };
 
 const BLS12_377: Curve = {
@@ -65,6 +79,7 @@ const BLS12_377: Curve = {
   fieldBytes: 48,
   scalarBytes: 32,
   scalarBits: 253,
+  groups: G1,
 };
 
 // BLS24-315 (El Housni–Guillevic, ePrint 2021/1359; gnark-crypto ecc/bls24-315), seed
@@ -83,6 +98,7 @@ const BLS24_315: Curve = {
   fieldBytes: 40,
   scalarBytes: 32,
   scalarBits: 253,
+  groups: G1,
 };
 
 export const CURVES: Readonly<Record<CurveName, Curve>> = Object.freeze({

@@ -1,14 +1,45 @@
 // Byte encodings shared with the native addon (see lib/native.ts):
 //   points   n × (2·fieldBytes), x‖y little-endian; 'canonical' integers < p, or 'montgomery'
 //            (snarkjs/ffjavascript "LEM": x·R mod p with R = 2^(8·fieldBytes)); infinity = zeros.
+//            G2: n × (4·fieldBytes), x.c0‖x.c1‖y.c0‖y.c1, each F_p coordinate as above (the zkey
+//            section-7 order; ffjavascript's F2Field keeps c0 then c1, each in F1's Montgomery form).
 //   scalars  n × 32 bytes little-endian; 'canonical' integers < r, or 'montgomery' (k·2^256 mod r).
 // Nothing here validates: lib/validate.ts does, before anything is encoded.
 
-import type { Curve } from './curves';
+import type { Curve, Group } from './curves';
 
 export interface AffinePoint {
   x: bigint;
   y: bigint;
+}
+
+/** A G2 point: coordinates in F_p² = F_p[u]/(u² + 1) as [c0, c1] (c0 + c1·u); infinity is all zeros. */
+export interface G2AffinePoint {
+  x: [bigint, bigint];
+  y: [bigint, bigint];
+}
+
+/** The point type of a group. */
+export type PointOf<G extends Group> = G extends 'g2' ? G2AffinePoint : AffinePoint;
+
+/** F_p coordinates of one point in the packed formats: x‖y for G1, x.c0‖x.c1‖y.c0‖y.c1 for G2. */
+export const COORDINATES: Readonly<Record<Group, number>> = Object.freeze({ g1: 2, g2: 4 });
+
+/** The F_p coordinates of a point of `group`, in packed order. */
+function coordinates(pt: AffinePoint | G2AffinePoint, group: Group): readonly bigint[] {
+  if (group === 'g1') return [(pt as AffinePoint).x, (pt as AffinePoint).y];
+  const { x, y } = pt as G2AffinePoint;
+  return [x[0], x[1], y[0], y[1]];
+}
+
+/** The point of `group` with F_p coordinates v (packed order). */
+function fromCoordinates<G extends Group>(v: readonly bigint[], group: G): PointOf<G> {
+  return (group === 'g1' ? { x: v[0], y: v[1] } : { x: [v[0], v[1]], y: [v[2], v[3]] }) as PointOf<G>;
+}
+
+/** The point at infinity of a group: all coordinates 0n. */
+export function infinityOf<G extends Group>(group: G): PointOf<G> {
+  return fromCoordinates(new Array<bigint>(COORDINATES[group]).fill(0n), group);
 }
 
 export type ByteFormat = 'canonical' | 'montgomery';
@@ -66,46 +97,43 @@ export function fromMontgomery(v: bigint, m: bigint, len: number): bigint {
   return (v * modInverse(montgomeryRadix(m, len), m)) % m;
 }
 
-function isInfinity(pt: AffinePoint): boolean {
-  return pt.x === 0n && pt.y === 0n;
-}
-
-/** Pack points (coordinates already known to be in [0, p)). */
-export function encodePoints(curve: Curve, points: readonly AffinePoint[], format: ByteFormat = 'canonical'): Uint8Array {
+/** Pack points of `group` (coordinates already known to be in [0, p)). */
+export function encodePoints<G extends Group = 'g1'>(curve: Curve, points: readonly PointOf<G>[], format: ByteFormat = 'canonical', group: G = 'g1' as G): Uint8Array {
   const fb = curve.fieldBytes;
-  const out = new Uint8Array(points.length * 2 * fb);
+  const k = COORDINATES[group];
+  const out = new Uint8Array(points.length * k * fb);
   const view = new DataView(out.buffer);
   const R = format === 'montgomery' ? montgomeryRadix(curve.p, fb) : 1n;
   for (let i = 0; i < points.length; i++) {
-    const pt = points[i];
-    if (isInfinity(pt)) continue; // all zeros in both formats
-    const x = R === 1n ? pt.x : (pt.x * R) % curve.p;
-    const y = R === 1n ? pt.y : (pt.y * R) % curve.p;
-    writeLE(view, 2 * fb * i, x, fb);
-    writeLE(view, 2 * fb * i + fb, y, fb);
+    const v = coordinates(points[i], group);
+    if (v.every((c) => c === 0n)) continue; // infinity: all zeros in both formats
+    for (let j = 0; j < k; j++) writeLE(view, fb * (k * i + j), R === 1n ? v[j] : (v[j] * R) % curve.p, fb);
   }
   return out;
 }
 
-/** Unpack points (all-zero entries become INFINITY's value {0n, 0n}). */
-export function decodePoints(curve: Curve, bytes: Uint8Array, format: ByteFormat = 'canonical'): AffinePoint[] {
+/** Unpack points of `group` (all-zero entries become the point at infinity, all 0n). */
+export function decodePoints<G extends Group = 'g1'>(curve: Curve, bytes: Uint8Array, format: ByteFormat = 'canonical', group: G = 'g1' as G): PointOf<G>[] {
   const fb = curve.fieldBytes;
+  const k = COORDINATES[group];
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const n = Math.floor(bytes.byteLength / (2 * fb));
+  const n = Math.floor(bytes.byteLength / (k * fb));
   const Rinv = format === 'montgomery' ? modInverse(montgomeryRadix(curve.p, fb), curve.p) : 1n;
-  const out: AffinePoint[] = new Array(n);
+  const out: PointOf<G>[] = new Array(n);
   for (let i = 0; i < n; i++) {
-    let x = readLE(view, 2 * fb * i, fb);
-    let y = readLE(view, 2 * fb * i + fb, fb);
-    if (Rinv !== 1n) [x, y] = [(x * Rinv) % curve.p, (y * Rinv) % curve.p];
-    out[i] = { x, y };
+    const v: bigint[] = new Array(k);
+    for (let j = 0; j < k; j++) {
+      const c = readLE(view, fb * (k * i + j), fb);
+      v[j] = Rinv === 1n ? c : (c * Rinv) % curve.p;
+    }
+    out[i] = fromCoordinates(v, group);
   }
   return out;
 }
 
-/** The native result: x‖y canonical, all zeros for infinity. */
-export function decodePoint(curve: Curve, bytes: Uint8Array): AffinePoint {
-  return decodePoints(curve, bytes)[0] ?? { x: 0n, y: 0n };
+/** The native result: canonical coordinates (x‖y, or x.c0‖x.c1‖y.c0‖y.c1), all zeros for infinity. */
+export function decodePoint<G extends Group = 'g1'>(curve: Curve, bytes: Uint8Array, group: G = 'g1' as G): PointOf<G> {
+  return decodePoints(curve, bytes, 'canonical', group)[0] ?? infinityOf(group);
 }
 
 /** Pack scalars (already known to be in [0, r)) as 32-byte little-endian integers. */

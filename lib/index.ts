@@ -1,36 +1,39 @@
-// msm-cuda: multi-scalar multiplication Q = Σ kᵢ·Pᵢ on BN254, BLS12-381, BLS12-377 and BLS24-315 G1,
-// on CUDA GPUs or a multi-threaded CPU backend. Variable-time: for public inputs.
+// msm-cuda: multi-scalar multiplication Q = Σ kᵢ·Pᵢ on BN254, BLS12-381, BLS12-377 and BLS24-315 G1
+// (and the G2 of BN254 and BLS12-381: option `group`), on CUDA GPUs or a multi-threaded CPU
+// backend. Variable-time: for public inputs.
 
 import { AUTO_CUDA_MIN_POINTS, checkEmptyInput, nativeBinding } from './backend';
 import { freeze, openNative } from './context';
-import { CURVE_NAMES, type CurveName } from './curves';
-import { decodePoint, type AffinePoint } from './encoding';
+import { CURVE_NAMES, CURVES, type CurveName, type Group } from './curves';
+import { decodePoint, infinityOf, type PointOf } from './encoding';
 import { CallSite, MsmError, rethrowAt } from './errors';
 import type { NativeBackendLimits, NativeContext, NativeDeviceInfo } from './native';
-import { checkCurve, checkOptions, NATIVE_FORMAT, preparePoints, prepareScalars, takePoints, takeScalars, type AccumulationMode, type MsmOptions, type PointsInput, type ScalarsInput } from './validate';
+import { checkCurve, checkOptions, NATIVE_FORMAT, preparePoints, prepareScalars, takePoints, takeScalars, type AccumulationMode, type MsmOptions, type PointsInputOf, type ScalarsInput } from './validate';
 
 export { MsmContext } from './context';
-export { CURVES, CURVE_NAMES, type Curve, type CurveName } from './curves';
+export { CURVES, CURVE_NAMES, GROUPS, type Curve, type CurveName, type Group } from './curves';
 export { ERROR_CODES, MsmError, type MsmErrorCode } from './errors';
-export type { AffinePoint, ByteFormat } from './encoding';
-export type { AccumulationMode, BackendChoice, CallOptions, MsmOptions, PointFormat, PointValidation, PointsInput, ScalarsInput } from './validate';
+export type { AffinePoint, ByteFormat, G2AffinePoint, PointOf } from './encoding';
+export type { AccumulationMode, BackendChoice, BaseMsmOptions, CallOptions, G2PointsInput, GroupOption, MsmOptions, PointFormat, PointValidation, PointsInput, PointsInputOf, ScalarsInput } from './validate';
 export { AUTO_CUDA_MIN_POINTS } from './backend';
 
 /**
  * Σ scalars[i]·points[i] on `curve`. Resolves to the affine result, {x: 0n, y: 0n} for infinity.
- * For many MSMs over the same points, MsmContext keeps them (and their tables) resident.
- * The inputs are taken when the call is made (packed ones copied, arrays read once): changing
- * them afterwards does not change the result.
+ * With `group: 'g2'` the points and the result are G2 points, `{x: [c0, c1], y: [c0, c1]}`
+ * (infinity all 0n). For many MSMs over the same points, MsmContext keeps them (and their
+ * tables) resident. The inputs are taken when the call is made (packed ones copied, arrays read
+ * once): changing them afterwards does not change the result.
  */
-export async function msm(curve: CurveName, points: PointsInput, scalars: ScalarsInput, options?: MsmOptions): Promise<AffinePoint> {
+export async function msm<G extends Group = 'g1'>(curve: CurveName, points: PointsInputOf<G>, scalars: ScalarsInput, options?: MsmOptions<G>): Promise<PointOf<G>> {
   const site = new CallSite(msm);
   const c = checkCurve(curve);
   const opts = checkOptions(options);
   const takenPoints = takePoints(c, points, opts);
   const takenScalars = takeScalars(c, scalars, takenPoints.n, opts);
+  const group = opts.group as G;
   if (takenPoints.n === 0) {
     checkEmptyInput(opts);
-    return { x: 0n, y: 0n };
+    return infinityOf(group);
   }
   // Packed points go to the addon now, which copies them; packed scalars are copied now (their
   // context does not exist yet). What follows the first await runs on snapshots and copies only.
@@ -44,7 +47,7 @@ export async function msm(curve: CurveName, points: PointsInput, scalars: Scalar
     opened = await (early ?? openNative(c, pts!, opts, site, true));
     // owned: sc.bytes is the package's own (an encoding, or freeze()'s copy)
     const out = await opened.ctx.msm(sc.bytes, NATIVE_FORMAT[sc.format], sc.checkRange, true).catch(rethrowAt(site));
-    return decodePoint(c, out);
+    return decodePoint(c, out, group);
   } finally {
     if (opened) opened.ctx.close();
     else early?.then((o) => o.ctx.close(), () => {}); // the scalars failed: the context goes too
@@ -74,6 +77,8 @@ export interface BackendLimits {
   maxPoints: number;
   /** The accumulation modes it runs ('constant-time' is `constantTime: true`). */
   accumulation: AccumulationMode[];
+  /** The groups it runs (option `group`). */
+  groups: Group[];
 }
 
 export interface Info {
@@ -81,6 +86,8 @@ export interface Info {
   version: string | null;
   /** Curves usable now (those of the addon). */
   curves: CurveName[];
+  /** For each of those curves, the groups it runs (`'g2'` for BN254 and BLS12-381: `CURVES[c].groups`). */
+  groups: Partial<Record<CurveName, Group[]>>;
   /** Backends usable now, in the order 'auto' prefers them for large inputs. */
   backends: ('cuda' | 'cpu')[];
   /** Inputs of at least this many points go to CUDA under backend 'auto'. */
@@ -100,7 +107,7 @@ export interface Info {
 }
 
 function copyLimits(l: NativeBackendLimits): BackendLimits {
-  return { windowBits: [...l.windowBits], tau: l.tau && [...l.tau], threads: [...l.threads], maxPoints: l.maxPoints, accumulation: [...l.accumulation] };
+  return { windowBits: [...l.windowBits], tau: l.tau && [...l.tau], threads: [...l.threads], maxPoints: l.maxPoints, accumulation: [...l.accumulation], groups: [...l.groups] };
 }
 
 /** What this installation can do: backends, GPUs, and why CUDA is unavailable when it is. */
@@ -113,6 +120,7 @@ export function info(): Info {
     return {
       version: null,
       curves: [],
+      groups: {},
       backends: [],
       autoCudaMinPoints: AUTO_CUDA_MIN_POINTS,
       native: { loaded: false, error: why },
@@ -126,6 +134,7 @@ export function info(): Info {
   return {
     version: n.version,
     curves: CURVE_NAMES.filter((c) => n.curves.includes(c)),
+    groups: Object.fromEntries(CURVE_NAMES.filter((c) => n.curves.includes(c)).map((c) => [c, CURVES[c].groups.filter((g) => n.groups[c]?.includes(g))])),
     backends: n.cuda.available ? ['cuda', 'cpu'] : ['cpu'],
     autoCudaMinPoints: AUTO_CUDA_MIN_POINTS,
     native: { loaded: true, error: null },

@@ -4,16 +4,18 @@
 // Byte formats crossing the boundary (all little-endian):
 //   points   n × (2·fieldBytes): x‖y. pointFormat 0 = canonical integers < p,
 //            1 = Montgomery form (snarkjs/ffjavascript "LEM"). The point at infinity is all zeros
-//            in both formats.
+//            in both formats. Group 'g2' (options.group): n × (4·fieldBytes), x.c0‖x.c1‖y.c0‖y.c1,
+//            each F_p coordinate in the same two forms.
 //   scalars  n × 32 bytes. scalarFormat 0 = canonical integers, 1 = Montgomery form mod r.
-//   result   2·fieldBytes: x‖y canonical, all zeros for infinity.
+//   result   x‖y canonical (x.c0‖x.c1‖y.c0‖y.c1 for G2), all zeros for infinity.
 //
 // Native errors are plain Errors carrying `code` and, where an input element is at fault, `index`.
 // lib/errors.ts turns them into MsmError. Codes the addon raises:
 //   ERR_INVALID_ARGUMENT       malformed call (wrong types, byte length not a multiple, options not
 //                              an object, more points than the backend's maxPoints)
 //   ERR_INVALID_OPTION         an option of the wrong shape, or outside the backend's limits (the
-//                              message names it): the native re-check of lib/validate.ts
+//                              message names it): the native re-check of lib/validate.ts; a group
+//                              the curve lacks (G2 of bls12-377) or the backend does not run
 //   ERR_UNKNOWN_CURVE          curve id not built into the addon
 //   ERR_LENGTH_MISMATCH        scalars byte length ≠ size·32
 //   ERR_POINT_ENCODING         a coordinate ≥ p (index = point)
@@ -36,6 +38,7 @@
 
 import nodeGypBuild = require('node-gyp-build');
 import path = require('path');
+import type { Group } from './curves';
 import type { AccumulationMode } from './validate';
 
 export type NativeBackend = 'cpu' | 'cuda';
@@ -57,11 +60,13 @@ export interface NativeBackendLimits {
   threads: [number, number];
   maxPoints: number; // bases per context
   accumulation: AccumulationMode[]; // the modes it runs
+  groups: Group[]; // the groups it runs
 }
 
 export interface NativeInfo {
   version: string; // addon build version (package version)
   curves: string[]; // curve ids the addon was built with
+  groups: Record<string, Group[]>; // curve id → the groups the addon runs for it
   cpu: { threads: number };
   cuda: {
     compiled: boolean; // the addon was built with the CUDA backend
@@ -83,6 +88,7 @@ export interface NativeContextOptions {
   tau: number; // precompute depth τ (cuda); -1 = backend default
   accumulation: AccumulationMode; // cuda/options.hpp Accumulation
   threads: number; // cpu worker threads; 0 = all cores
+  group: Group; // the group of the points (a context is one curve and one group)
 }
 
 export interface NativeMemory {

@@ -13,12 +13,10 @@
 
 import { createHash } from 'crypto';
 import { types } from 'util';
-import type { CurveName } from './curves';
+import type { CurveName, Group } from './curves';
 import { toMsmError } from './errors';
 import { MsmContext } from './context';
 import type { MsmOptions } from './validate';
-
-export type Group = 'g1' | 'g2';
 
 /**
  * Bytes as snarkjs passes them: a Uint8Array, or an ffjavascript BigBuffer (pages of at most
@@ -107,8 +105,8 @@ export interface CacheStats {
 
 interface Entry {
   readonly key: string;
-  readonly ready: Promise<MsmContext>;
-  ctx: MsmContext | null;
+  readonly ready: Promise<MsmContext<Group>>;
+  ctx: MsmContext<Group> | null;
   users: number;
   /** Out of the cache: closed when its last user is done. */
   dropped: boolean;
@@ -132,7 +130,7 @@ export class ContextCache {
    * Σ scalars·bases on the context for `key`, creating it from `bases()` on a miss with
    * `options`. A creation that fails rejects every call waiting for it and leaves no entry.
    */
-  async msm(key: string, curve: CurveName, bases: () => Uint8Array, options: MsmOptions, scalars: Uint8Array): Promise<unknown> {
+  async msm(key: string, curve: CurveName, bases: () => Uint8Array, options: MsmOptions<Group>, scalars: Uint8Array): Promise<unknown> {
     let e = this.#entries.get(key);
     if (e) {
       this.#stats.hits++;
@@ -152,7 +150,7 @@ export class ContextCache {
     }
   }
 
-  #create(key: string, curve: CurveName, bases: () => Uint8Array, options: MsmOptions): Entry {
+  #create(key: string, curve: CurveName, bases: () => Uint8Array, options: MsmOptions<Group>): Entry {
     const entry: Entry = {
       key,
       ctx: null,
@@ -177,7 +175,7 @@ export class ContextCache {
   }
 
   /** MsmContext.create, once more after dropping the idle contexts when the memory ran out. */
-  async #open(curve: CurveName, bytes: Uint8Array, options: MsmOptions): Promise<MsmContext> {
+  async #open(curve: CurveName, bytes: Uint8Array, options: MsmOptions<Group>): Promise<MsmContext<Group>> {
     try {
       return await MsmContext.create(curve, bytes, options);
     } catch (err) {

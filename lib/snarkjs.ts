@@ -31,10 +31,10 @@ import fs = require('fs');
 import os = require('os');
 import path = require('path');
 import { nativeBinding } from './backend';
-import { CURVES, type Curve, type CurveName } from './curves';
+import { CURVES, type Curve, type CurveName, type Group } from './curves';
 import { writeLE } from './encoding';
 import { MsmError, toMsmError } from './errors';
-import { ContextCache, bytesOf, contiguous, fingerprint, type Bytes, type CacheStats, type Group } from './snarkjs-cache';
+import { ContextCache, bytesOf, contiguous, fingerprint, type Bytes, type CacheStats } from './snarkjs-cache';
 import { checkOptions, type BackendChoice, type MsmOptions } from './validate';
 
 export type { CacheStats } from './snarkjs-cache';
@@ -298,7 +298,7 @@ async function runG2(inst: Installation, curve: Curve, key: string, bases: Bytes
   const known = inst.g2.get(curve.name) ?? 'unknown';
   const tries: BackendChoice[] = known === 'original' ? [] : known !== 'unknown' ? [known] : inst.backend === 'auto' ? ['auto', 'cpu'] : [inst.backend];
   for (const backend of tries) {
-    const options = { ...inst.msmOptions, backend, group: 'g2' } as MsmOptions;
+    const options: MsmOptions<'g2'> = { ...inst.msmOptions, backend, group: 'g2' };
     let r: unknown;
     try {
       r = await inst.cache.msm(`${key}/${backend}`, curve.name, () => contiguous(bases), options, scalars);

@@ -16,8 +16,8 @@
 // Whatever a user value throws while being read becomes an MsmError too.
 
 import { types } from 'util';
-import { CURVES, CURVE_NAMES, isCurveName, type Curve } from './curves';
-import { writeLE, type AffinePoint, type ByteFormat } from './encoding';
+import { CURVES, CURVE_NAMES, isCurveName, type Curve, type Group } from './curves';
+import { COORDINATES, writeLE, type AffinePoint, type ByteFormat, type G2AffinePoint } from './encoding';
 import { MsmError } from './errors';
 import type { NativeBackend, NativeBackendLimits } from './native';
 
@@ -32,10 +32,11 @@ export type Accumulation = 'xyzz' | 'homogeneous';
 export type AccumulationMode = Accumulation | 'constant-time';
 
 /**
- * Options of `msm()` and `MsmContext.create()`. The ranges of `windowBits`, `tau` and `threads`,
- * and the accumulation modes, are those of the backend that runs the call: `info().limits`.
+ * Options of `msm()` and `MsmContext.create()` but the group. The ranges of `windowBits`, `tau`
+ * and `threads`, and the accumulation modes, are those of the backend that runs the call:
+ * `info().limits`.
  */
-export interface MsmOptions {
+export interface BaseMsmOptions {
   /** 'auto' (default): cuda when available and n is large enough, else cpu. */
   backend?: BackendChoice;
   /** CUDA device index (default 0). */
@@ -70,12 +71,30 @@ export interface MsmOptions {
   threads?: number;
 }
 
+/**
+ * The option `group`, typed so that the points' and the result's types follow it: optional for
+ * G1 (the default), required for G2. 'g2' (BN254 and BLS12-381, `Curve.groups`): points
+ * `{x: [c0, c1], y: [c0, c1]}` over F_p², packed x.c0‖x.c1‖y.c0‖y.c1, and results of that shape;
+ * the backends that run it: `info().limits[backend].groups` (G2: the CPU, for now).
+ */
+export type GroupOption<G extends Group> = 'g1' extends G ? { group?: G } : { group: G };
+
+/**
+ * Options of `msm()` and `MsmContext.create()` over group G: `MsmOptions` (G1) as before,
+ * `MsmOptions<'g2'>` with `group: 'g2'`, `MsmOptions<Group>` for a group known at run time only
+ * (results then typed as either point).
+ */
+export type MsmOptions<G extends Group = 'g1'> = BaseMsmOptions & GroupOption<G>;
+
 /** Options of one `ctx.msm()` / `ctx.msmBatch()` call. */
 export interface CallOptions {
   scalarFormat?: ByteFormat;
 }
 
 export type PointsInput = readonly AffinePoint[] | Uint8Array;
+export type G2PointsInput = readonly G2AffinePoint[] | Uint8Array;
+/** The points a call over `group` takes. */
+export type PointsInputOf<G extends Group> = G extends 'g2' ? G2PointsInput : PointsInput;
 export type ScalarsInput = readonly bigint[] | Uint8Array;
 
 export interface ResolvedOptions {
@@ -89,6 +108,7 @@ export interface ResolvedOptions {
   pointFormat: ByteFormat;
   scalarFormat: ByteFormat;
   threads: number; // 0 = all cores
+  group: Group;
   explicit: Set<string>; // options the caller set
 }
 
@@ -173,7 +193,7 @@ function intFrom(name: string, value: unknown, lo: 0 | 1): number {
   throw optionError(name, typeof value === 'number' && value > INT_MAX ? 'below 2^31' : lo === 0 ? 'a non-negative integer' : 'a positive integer', value);
 }
 
-const OPTION_NAMES = ['backend', 'device', 'devices', 'windowBits', 'tau', 'constantTime', 'accumulation', 'validate', 'pointFormat', 'scalarFormat', 'threads'];
+const OPTION_NAMES = ['backend', 'device', 'devices', 'windowBits', 'tau', 'constantTime', 'accumulation', 'validate', 'pointFormat', 'scalarFormat', 'threads', 'group'];
 
 // 'all', or a non-empty list of distinct device indices, read once.
 function deviceList(value: unknown): 'all' | number[] {
@@ -264,6 +284,7 @@ export function checkOptions(options: unknown): ResolvedOptions {
     pointFormat: pointFormat === 'lem' ? 'montgomery' : pointFormat,
     scalarFormat: has('scalarFormat') ? oneOf('scalarFormat', o.scalarFormat, ['canonical', 'montgomery']) : 'canonical',
     threads: has('threads') ? intFrom('threads', o.threads, 0) : 0,
+    group: has('group') ? oneOf('group', o.group, ['g1', 'g2']) : 'g1',
     explicit,
   };
 }
@@ -276,6 +297,9 @@ export function checkOptions(options: unknown): ResolvedOptions {
  */
 export function checkLimits(opts: ResolvedOptions, backend: NativeBackend, limits: Readonly<Record<NativeBackend, NativeBackendLimits>>, n: number): void {
   const l = limits[backend];
+  if (!l.groups.includes(opts.group)) {
+    throw new MsmError('ERR_INVALID_OPTION', `option 'group' '${opts.group}': ${opts.group.toUpperCase()} is not available on the ${backend} backend yet`);
+  }
   const inRange = (name: string, value: number, [lo, hi]: readonly [number, number]) => {
     if (value < lo || value > hi) throw optionError(name, `an integer in [${lo}, ${hi}] on the ${backend} backend`, value);
   };
@@ -369,17 +393,35 @@ function readElements(a: unknown[], n: number, what: string): unknown[] {
   return out;
 }
 
-// In xy[2i] for an element that is not an object {x, y} of bigints; xy[2i + 1] then holds the element.
+// In xy[ki] for an element that is not a point of the group's shape; xy[ki + 1] then holds the element.
 const NOT_A_POINT: unique symbol = Symbol('not a point');
+
+/** A point's shape in messages. */
+const POINT_SHAPE: Readonly<Record<Group, string>> = { g1: '{x, y}', g2: '{x: [c0, c1], y: [c0, c1]}' };
 
 /** Points as read at the call: packed bytes, or each element's x and y read once. */
 export interface TakenPoints {
   readonly n: number;
   readonly format: ByteFormat;
+  readonly group: Group;
   /** Packed: the caller's array, until the API entry point replaces it by its copy (takeBytes). */
   bytes?: Uint8Array;
-  /** Array: x and y of point i at 2i and 2i + 1 (one array: ~3× faster to fill cold than two). */
+  /**
+   * Array: the k = COORDINATES[group] F_p coordinates of point i at ki … ki + k − 1, in packed
+   * order (one array: ~3× faster to fill cold than several).
+   */
   readonly xy?: readonly unknown[];
+}
+
+/** v as an F_p² coordinate [c0, c1] of bigints, read once each into out[at], out[at + 1]; false when it is not one. */
+function readFp2(v: unknown, out: unknown[], at: number): boolean {
+  if (!Array.isArray(v) || v.length !== 2) return false;
+  const c0: unknown = v[0];
+  const c1: unknown = v[1];
+  if (typeof c0 !== 'bigint' || typeof c1 !== 'bigint') return false;
+  out[at] = c0;
+  out[at + 1] = c1;
+  return true;
 }
 
 /** Scalars as read at the call: packed bytes, or each element read once. */
@@ -392,24 +434,30 @@ export interface TakenScalars {
 
 /** The shape of the points, and their snapshot. Synchronous: it runs before the call returns. */
 export function takePoints(curve: Curve, points: unknown, opts: ResolvedOptions): TakenPoints {
-  const pairBytes = 2 * curve.fieldBytes;
+  const { group } = opts;
+  if (!curve.groups.includes(group)) {
+    const have = CURVE_NAMES.filter((name) => CURVES[name].groups.includes(group));
+    throw new MsmError('ERR_INVALID_OPTION', `option 'group' '${group}' is not available for curve '${curve.name}' (${group} curves: ${have.join(', ')})`);
+  }
+  const k = COORDINATES[group];
+  const pointBytes = k * curve.fieldBytes;
   if (packed(points)) {
     const len = byteLength(points);
-    if (len % pairBytes !== 0) {
-      throw new MsmError('ERR_INVALID_ARGUMENT', `packed points must be a multiple of ${pairBytes} bytes for ${curve.name} (got ${len})`);
+    if (len % pointBytes !== 0) {
+      throw new MsmError('ERR_INVALID_ARGUMENT', `packed points must be a multiple of ${pointBytes} bytes for ${curve.name}${group === 'g1' ? '' : ` ${group.toUpperCase()}`} (got ${len})`);
     }
-    return { n: len / pairBytes, format: opts.pointFormat, bytes: points };
+    return { n: len / pointBytes, format: opts.pointFormat, group, bytes: points };
   }
   if (!isArray(points, 'points')) {
-    throw new MsmError('ERR_INVALID_ARGUMENT', `points must be an array of {x, y} bigints or a Uint8Array (got ${describe(points)})`);
+    throw new MsmError('ERR_INVALID_ARGUMENT', `points must be an array of ${POINT_SHAPE[group]} bigints or a Uint8Array (got ${describe(points)})`);
   }
   if (opts.explicit.has('pointFormat') && opts.pointFormat !== 'canonical') {
-    throw new MsmError('ERR_INVALID_OPTION', "option 'pointFormat' applies to packed (Uint8Array) points only; {x, y} points hold integer coordinates");
+    throw new MsmError('ERR_INVALID_OPTION', `option 'pointFormat' applies to packed (Uint8Array) points only; ${POINT_SHAPE[group]} points hold integer coordinates`);
   }
   const n = arrayLength(points, 'points');
   const a = points as unknown[];
   // Preallocated (push is 3× slower): 2^20 points in 25–35 ms, all of it on the event loop.
-  const xy: unknown[] = new Array(2 * n);
+  const xy: unknown[] = new Array(k * n);
   let i = 0;
   try {
     for (; i < n; i++) {
@@ -417,19 +465,20 @@ export function takePoints(curve: Curve, points: unknown, opts: ResolvedOptions)
       if (pt !== null && typeof pt === 'object') {
         const x = pt.x;
         const y = pt.y;
-        if (typeof x === 'bigint' && typeof y === 'bigint') {
+        if (k === 2 && typeof x === 'bigint' && typeof y === 'bigint') {
           xy[2 * i] = x;
           xy[2 * i + 1] = y;
           continue;
         }
+        if (k === 4 && readFp2(x, xy, 4 * i) && readFp2(y, xy, 4 * i + 2)) continue;
       }
-      xy[2 * i] = NOT_A_POINT;
-      xy[2 * i + 1] = pt;
+      xy[k * i] = NOT_A_POINT;
+      xy[k * i + 1] = pt;
     }
   } catch (e) {
     throw unreadable(`points[${i}]`, e, i);
   }
-  return { n, format: 'canonical', xy };
+  return { n, format: 'canonical', group, xy };
 }
 
 /** The shape and count of the scalars, and their snapshot. Synchronous, like takePoints. */
@@ -492,23 +541,24 @@ export async function preparePoints(curve: Curve, t: TakenPoints): Promise<Prepa
   const xy = t.xy!;
   const fb = curve.fieldBytes;
   const { p } = curve;
-  const out = new Uint8Array(t.n * 2 * fb);
+  const k = COORDINATES[t.group];
+  const out = new Uint8Array(t.n * k * fb);
   const view = new DataView(out.buffer);
   await inSlices(t.n, (lo, hi) => {
     for (let i = lo; i < hi; i++) {
-      const x = xy[2 * i];
-      const y = xy[2 * i + 1];
-      if (x === NOT_A_POINT) {
-        throw new MsmError('ERR_INVALID_ARGUMENT', `points[${i}] must be an object {x, y} with bigint coordinates (got ${describe(y)})`, i);
+      if (xy[k * i] === NOT_A_POINT) {
+        throw new MsmError('ERR_INVALID_ARGUMENT', `points[${i}] must be an object ${POINT_SHAPE[t.group]} with bigint coordinates (got ${describe(xy[k * i + 1])})`, i);
       }
-      const bx = x as bigint;
-      const by = y as bigint;
-      if (bx < 0n || bx >= p || by < 0n || by >= p) {
-        throw new MsmError('ERR_POINT_ENCODING', `points[${i}] has a coordinate outside [0, p) for ${curve.name}`, i);
+      let zero = true;
+      for (let j = k * i; j < k * i + k; j++) {
+        const v = xy[j] as bigint;
+        if (v < 0n || v >= p) {
+          throw new MsmError('ERR_POINT_ENCODING', `points[${i}] has a coordinate outside [0, p) for ${curve.name}`, i);
+        }
+        if (v !== 0n) zero = false;
       }
-      if (bx === 0n && by === 0n) continue; // infinity: all zeros
-      writeLE(view, 2 * fb * i, bx, fb);
-      writeLE(view, 2 * fb * i + fb, by, fb);
+      if (zero) continue; // infinity: all zeros
+      for (let j = k * i; j < k * i + k; j++) writeLE(view, fb * j, xy[j] as bigint, fb);
     }
   });
   return { n: t.n, bytes: out, format: 'canonical' };

@@ -7,8 +7,8 @@ const calls: { fn: string; args: unknown[] }[] = [];
 let cudaAvailable = false;
 // Not the addon's numbers: validation must read them from info().limits, not know its own.
 const fakeLimits = (): NativeInfo['limits'] => ({
-  cpu: { windowBits: [1, 12], tau: null, threads: [0, 8], maxPoints: 1000, accumulation: ['xyzz'] },
-  cuda: { windowBits: [3, 10], tau: [0, 5], threads: [0, 6], maxPoints: 500, accumulation: ['xyzz', 'homogeneous', 'constant-time'] },
+  cpu: { windowBits: [1, 12], tau: null, threads: [0, 8], maxPoints: 1000, accumulation: ['xyzz'], groups: ['g1', 'g2'] },
+  cuda: { windowBits: [3, 10], tau: [0, 5], threads: [0, 6], maxPoints: 500, accumulation: ['xyzz', 'homogeneous', 'constant-time'], groups: ['g1'] },
 });
 let limits = fakeLimits();
 
@@ -16,6 +16,7 @@ function fakeInfo(): NativeInfo {
   return {
     version: '0.0.0-fake',
     curves: [...CURVE_NAMES],
+    groups: Object.fromEntries(CURVE_NAMES.map((n) => [n, [...CURVES[n].groups]])),
     cpu: { threads: 2 },
     cuda: {
       compiled: true,
@@ -39,21 +40,22 @@ const fake: NativeBinding = {
   async createContext(curve, points, pointFormat, validate, options, owned) {
     calls.push({ fn: 'createContext', args: [curve, points, pointFormat, validate, options, owned] });
     const fb = CURVES[curve as CurveName].fieldBytes;
+    const pb = (options.group === 'g2' ? 4 : 2) * fb; // a point's bytes, and the result's
     return {
-      size: points.byteLength / (2 * fb),
+      size: points.byteLength / pb,
       memory: { host: points.byteLength, device: 0 },
       windowBits: options.windowBits || 7,
       tau: 0,
       async msm(scalars, fmt, checkRange, owned) {
         calls.push({ fn: 'msm', args: [scalars, fmt, checkRange, owned] });
-        const out = new Uint8Array(2 * fb);
+        const out = new Uint8Array(pb);
         out[0] = 1;
-        out[fb] = 2; // (1, 2)
+        out[fb] = 2; // (1, 2); in G2, x = [1, 2], y = [0, 0]
         return out;
       },
       async msmBatch(sets, fmt, checkRange, owned) {
         calls.push({ fn: 'msmBatch', args: [sets, fmt, checkRange, owned] });
-        return sets.map(() => new Uint8Array(2 * fb));
+        return sets.map(() => new Uint8Array(pb));
       },
       close() {
         calls.push({ fn: 'close', args: [] });
@@ -64,7 +66,7 @@ const fake: NativeBinding = {
 
 jest.mock('../lib/native', () => ({ loadNative: () => fake }));
 
-import { AUTO_CUDA_MIN_POINTS, info, msm, MsmContext, MsmError } from '../lib';
+import { AUTO_CUDA_MIN_POINTS, info, msm, MsmContext, MsmError, type G2AffinePoint } from '../lib';
 import { chooseBackend } from '../lib/backend';
 import { checkOptions } from '../lib/validate';
 import { encodePoints, encodeScalars } from '../lib/encoding';
@@ -117,6 +119,23 @@ describe('chooseBackend', () => {
     expect(chooseBackend(fake, 1, checkOptions({ constantTime: true }))).toBe('cuda');
     cudaAvailable = false;
     expect(thrown(() => chooseBackend(fake, 1, checkOptions({ constantTime: true }))).code).toBe('ERR_CUDA_UNAVAILABLE');
+  });
+  test("group 'g2': 'auto' stays on the CPU whatever n; a backend whose row lacks it is ERR_INVALID_OPTION, available or not", () => {
+    const g2 = checkOptions({ group: 'g2' });
+    cudaAvailable = true;
+    expect(chooseBackend(fake, big, g2)).toBe('cpu');
+    expect(chooseBackend(fake, big, checkOptions({ group: 'g1' }))).toBe('cuda');
+    for (const available of [true, false]) {
+      cudaAvailable = available;
+      const e = thrown(() => chooseBackend(fake, 1, checkOptions({ group: 'g2', backend: 'cuda' })));
+      expect([e.code, e.message]).toEqual(['ERR_INVALID_OPTION', "option 'group' 'g2': G2 is not available on the cuda backend yet"]);
+    }
+    // the table decides: a cuda row listing g2 takes it under 'auto'
+    cudaAvailable = true;
+    limits.cuda.groups = ['g1', 'g2'];
+    expect(chooseBackend(fake, big, g2)).toBe('cuda');
+    limits.cpu.groups = ['g1'];
+    expect(thrown(() => chooseBackend(fake, 1, checkOptions({ group: 'g2', backend: 'cpu' }))).message).toMatch(/G2 is not available on the cpu backend/);
   });
   test("'auto' follows the table: a mode the cpu row lists stays on the CPU", () => {
     cudaAvailable = true;
@@ -205,7 +224,7 @@ test('msm(): options reach the addon as the contract says, and the context is cl
   const [curve, bytes, pf, validate, options, owned] = calls[0].args as [string, Uint8Array, number, number, NativeContextOptions, boolean];
   expect([curve, pf, validate, owned]).toEqual(['bn254', 0, 2, true]);
   expect(bytes).toEqual(encodePoints(c, pts));
-  expect(options).toEqual({ backend: 'cpu', device: 0, windowBits: 9, tau: -1, accumulation: 'xyzz', threads: 1 });
+  expect(options).toEqual({ backend: 'cpu', device: 0, windowBits: 9, tau: -1, accumulation: 'xyzz', threads: 1, group: 'g1' });
   // one accumulation name, from constantTime and accumulation
   cudaAvailable = true;
   await msm('bn254', pts, [1n, 2n, 3n], { constantTime: true });
@@ -219,6 +238,22 @@ test('msm(): options reach the addon as the contract says, and the context is cl
   expect(calls[1].args).toEqual([encodeScalars(c, [1n, 2n, 3n]), 0, false, true]);
 });
 
+test("group 'g2': the option, x.c0‖x.c1‖y.c0‖y.c1 bytes and G2 results cross the contract", async () => {
+  const g2 = [{ x: [1n, 2n], y: [3n, 4n] }, { x: [0n, 0n], y: [0n, 0n] }] as G2AffinePoint[];
+  expect(await msm('bn254', g2, [1n, 2n], { group: 'g2', backend: 'cpu' })).toEqual({ x: [1n, 2n], y: [0n, 0n] });
+  const [curve, bytes, , , options] = calls[0].args as [string, Uint8Array, number, number, NativeContextOptions];
+  expect([curve, options.group, bytes]).toEqual(['bn254', 'g2', encodePoints(c, g2, 'canonical', 'g2')]);
+  expect(bytes.subarray(0, 4 * c.fieldBytes).filter((b) => b !== 0)).toEqual(new Uint8Array([1, 2, 3, 4]));
+  const ctx = await MsmContext.create('bn254', g2, { group: 'g2' });
+  expect([ctx.group, ctx.size, ctx.backend]).toEqual(['g2', 2, 'cpu']);
+  expect(await ctx.msmBatch([[1n, 2n]])).toEqual([{ x: [0n, 0n], y: [0n, 0n] }]);
+  ctx.close();
+  // no points: the group's infinity, nothing native
+  calls.length = 0;
+  expect(await msm('bn254', [], [], { group: 'g2' })).toEqual({ x: [0n, 0n], y: [0n, 0n] });
+  expect(calls).toEqual([]);
+});
+
 test('packed inputs reach the addon (or are copied) before the call returns, with their formats; defaults', async () => {
   const P = encodePoints(c, pts, 'montgomery');
   const S = encodeScalars(c, [1n, 2n, 3n], 'montgomery');
@@ -227,7 +262,7 @@ test('packed inputs reach the addon (or are copied) before the call returns, wit
   // scalars copied (their context does not exist yet)
   expect(calls.map((x) => x.fn)).toEqual(['createContext', 'copyBytes']);
   expect(calls[0].args[1]).toBe(P);
-  expect(calls[0].args.slice(2)).toEqual([1, 1, { backend: 'cpu', device: 0, windowBits: 0, tau: -1, accumulation: 'xyzz', threads: 0 }, false]);
+  expect(calls[0].args.slice(2)).toEqual([1, 1, { backend: 'cpu', device: 0, windowBits: 0, tau: -1, accumulation: 'xyzz', threads: 0, group: 'g1' }, false]);
   expect(calls[1].args[0]).toBe(S);
   const copyS = calls[1].args[1];
   await pending;

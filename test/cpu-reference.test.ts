@@ -5,7 +5,7 @@
 
 import { CURVES, CURVE_NAMES, msm, type AffinePoint } from '../lib';
 import { msmPippenger } from './model/msm';
-import { awkwardPoints, expectedFromDlogs, fieldOf, fromModel, mixedScalars, seededRng, toModel, type Dataset } from './support/data';
+import { awkwardPoints, expectedFromDlogs, fieldOf, fromModel, mixedScalars, scalarDistributions, seededRng, toModel, type Dataset } from './support/data';
 import { nobleMsm, NOBLE_CURVES } from './support/noble';
 
 const rng = seededRng('cpu-reference.test');
@@ -39,13 +39,7 @@ describe.each(CURVE_NAMES)('%s, backend cpu', (name) => {
     check(d, k, await msm(name, d.points, k, { backend: 'cpu' }));
   });
 
-  test.each([
-    ['all identical', () => rng.below(c.r)],
-    ['all r − 1', () => c.r - 1n],
-    ['all zero', () => 0n],
-    ['all one', () => 1n],
-    ['small (< 2^16)', () => rng.bits(16)],
-  ])('n = 300, scalars %s', async (_label, draw) => {
+  test.each(scalarDistributions(c, rng))('n = 300, scalars %s', async (_label, draw) => {
     const d = slice(300);
     const k = Array.from({ length: 300 }, draw);
     check(d, k, await msm(name, d.points, k, { backend: 'cpu' }));

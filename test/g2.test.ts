@@ -1,8 +1,8 @@
 // G2 of BN254 and BLS12-381 on the host: Fp2 (cuda/ff/fp2.hpp), the twist constants
 // (cuda/curves/*_g2.hpp), the XYZZ / Jacobian formulas instantiated with Fp2, the ψ subgroup test
 // (cuda/ec/subgroup_g2.hpp) and a small bucket-method MSM, through the test addon's g2.cpp hooks,
-// against @noble/curves' G2 and the independent bigint model of test/model/fp2.ts. The engines do
-// not run G2 yet; this is the foundation they will be wired onto (cuda/ec/G2.md).
+// against @noble/curves' G2 and the independent bigint model of test/model/fp2.ts: the pieces the
+// CPU engine's G2 MSM is built of (tested through the API by test/g2-msm.test.ts; cuda/ec/G2.md).
 
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { bn254 } from '@noble/curves/bn254.js';

@@ -3,11 +3,13 @@
 // naming the option (ERR_INVALID_ARGUMENT for options that are not an object), whether or not
 // CUDA is usable here: the limits are the addon's static table (info().limits), checked before
 // CUDA's availability. Then the addon's own re-check, called directly, rejects out-of-range
-// values with ERR_INVALID_OPTION too.
+// values with ERR_INVALID_OPTION too. The option group: its values, the groups each backend runs
+// (G2: the CPU only, for now) and each curve has (G2: BN254 and BLS12-381).
 
+import { bn254 } from '@noble/curves/bn254.js';
 import fs = require('fs');
 import path = require('path');
-import { AUTO_CUDA_MIN_POINTS, CURVES, info, msm, MsmContext, MsmError, type BackendLimits, type MsmErrorCode } from '../lib';
+import { AUTO_CUDA_MIN_POINTS, CURVES, CURVE_NAMES, info, msm, MsmContext, MsmError, type BackendLimits, type G2AffinePoint, type MsmErrorCode } from '../lib';
 import { encodePoints } from '../lib/encoding';
 import { generatePoints } from '../lib/generate';
 import { loadNative, type NativeContextOptions } from '../lib/native';
@@ -54,6 +56,11 @@ test('info().limits: both backends, reported whether or not CUDA is usable', () 
   }
   expect(limits.cpu.tau).toBeNull();
   expect(limits.cpu.accumulation).toEqual(['xyzz']);
+  expect(limits.cpu.groups).toEqual(['g1', 'g2']);
+  expect(limits.cuda.groups).toEqual(['g1']);
+  // the groups of each curve: the addon's, as CURVES says
+  expect(inf.groups).toEqual(Object.fromEntries(CURVE_NAMES.map((n) => [n, [...CURVES[n].groups]])));
+  expect(inf.groups).toMatchObject({ bn254: ['g1', 'g2'], 'bls12-381': ['g1', 'g2'], 'bls12-377': ['g1'], 'bls24-315': ['g1'] });
   expect([...limits.cuda.accumulation].sort()).toEqual(['constant-time', 'homogeneous', 'xyzz']);
   // a copy: callers cannot change what validation reads
   const mine = info().limits!;
@@ -67,13 +74,15 @@ test("the README's table of limits is info().limits", () => {
   for (const b of ['cpu', 'cuda'] as const) {
     const row = readme.find((line) => line.startsWith(`| \`${b}\` | [`));
     expect(row).toBeDefined();
-    const [windowBits, tau, threads, maxPoints, modes] = row!.split('|').slice(2, 7).map((x) => x.trim());
+    const [windowBits, tau, threads, maxPoints, modes, groups] = row!.split('|').slice(2, 8).map((x) => x.trim());
     const l = limits[b];
-    expect({ windowBits, tau, threads, modes }).toEqual({
+    const quoted = (v: string[]) => v.map((m) => `\`'${m}'\``).join(', ');
+    expect({ windowBits, tau, threads, modes, groups }).toEqual({
       windowBits: range(l.windowBits),
       tau: range(l.tau),
       threads: range(l.threads),
-      modes: l.accumulation.map((m) => `\`'${m}'\``).join(', '),
+      modes: quoted(l.accumulation),
+      groups: quoted(l.groups),
     });
     expect(2 ** Number(/^2\^(\d+) − 1$/.exec(maxPoints)?.[1]) - 1).toBe(l.maxPoints);
   }
@@ -108,6 +117,10 @@ const SHAPE: Case[] = [
   [{ validate: true }, /'validate'/],
   [{ pointFormat: 'be' }, /'pointFormat'/],
   [{ scalarFormat: 'lem' }, /'scalarFormat'/],
+  [{ group: 'G2' }, /'group'.*'g1', 'g2'/],
+  [{ group: 'g3' }, /'group'.*'g1', 'g2'/],
+  [{ group: 2 }, /'group'/],
+  [{ group: null }, /'group'/],
   [{ window: 8 }, /unknown option 'window'/],
   [{ constant_time: true }, /unknown option 'constant_time'/],
 ];
@@ -261,6 +274,10 @@ describe("the addon's re-check (createContext called directly)", () => {
     [{ backend: 'cuda', windowBits: cuda.windowBits[0] - 1 }, /'windowBits'.*cuda backend/],
     [{ backend: 'cuda', tau: cuda.tau![1] + 1 }, /'tau'.*cuda backend/],
     [{ backend: 'cuda', threads: cuda.threads[1] + 1 }, /'threads'.*cuda backend/],
+    [{ group: 'g3' }, /'group'.*'g1' or 'g2'/],
+    [{ group: 2 }, /'group'/],
+    // the groups a backend runs, before CUDA's availability
+    [{ backend: 'cuda', group: 'g2' }, /'group' 'g2': G2 is not available on the cuda backend yet/],
   ] as Case[])('%p: ERR_INVALID_OPTION', async (o, message) => {
     const e = (await rejection(create(o))) as { code?: string; message?: string };
     expect({ code: e.code, message: e.message }).toEqual({ code: 'ERR_INVALID_OPTION', message: expect.stringMatching(message) });
@@ -270,5 +287,69 @@ describe("the addon's re-check (createContext called directly)", () => {
     const ctx = await create({ windowBits: cpu.windowBits[1], threads: 1, tau: 99 });
     expect(ctx.windowBits).toBe(cpu.windowBits[1]);
     ctx.close();
+  });
+
+  test("group 'g2': 4·F bytes a point, of the curves that have one", async () => {
+    const g2 = encodePoints(c, g2Points, 'canonical', 'g2');
+    const ctx = await native.createContext('bn254', g2, 0, 2, { ...base, group: 'g2' });
+    expect(ctx.size).toBe(g2Points.length);
+    expect((await ctx.msm(new Uint8Array(32 * g2Points.length), 0, true)).byteLength).toBe(4 * c.fieldBytes);
+    ctx.close();
+    for (const curve of ['bls12-377', 'bls24-315']) {
+      const e = (await rejection(native.createContext(curve, new Uint8Array(0), 0, 1, { ...base, group: 'g2' }))) as { code?: string; message?: string };
+      expect({ code: e.code, message: e.message }).toEqual({ code: 'ERR_INVALID_OPTION', message: expect.stringMatching(new RegExp(`'group' 'g2' is not available for curve '${curve}'`)) });
+    }
+    // a G2 point's bytes are 4·F: 2·F is no multiple
+    const e = (await rejection(native.createContext('bn254', new Uint8Array(2 * c.fieldBytes), 0, 1, { ...base, group: 'g2' }))) as { code?: string };
+    expect(e.code).toBe('ERR_INVALID_ARGUMENT');
+  });
+});
+
+// Four points of BN254's G2.
+const g2Points: G2AffinePoint[] = [1n, 2n, 3n, 4n].map((k) => {
+  const a = bn254.G2.Point.BASE.multiply(k).toAffine();
+  return { x: [a.x.c0, a.x.c1], y: [a.y.c0, a.y.c1] };
+});
+
+describe("the option group", () => {
+  const packed = () => encodePoints(c, g2Points, 'canonical', 'g2');
+
+  test("'g2' on a backend whose limits lack it: ERR_INVALID_OPTION, whether or not CUDA is usable, n = 0 included", async () => {
+    for (const backend of ['cpu', 'cuda'] as const) {
+      if (limits[backend].groups.includes('g2')) continue;
+      const o = { backend, group: 'g2' } as const;
+      const message = new RegExp(`'group' 'g2': G2 is not available on the ${backend} backend yet`);
+      await rejects(msm('bn254', g2Points, ks, o), 'ERR_INVALID_OPTION', message);
+      await rejects(msm('bn254', packed(), ks, o), 'ERR_INVALID_OPTION', message);
+      await rejects(MsmContext.create('bn254', g2Points, o), 'ERR_INVALID_OPTION', message);
+      await rejects(msm('bn254', [], [], o), 'ERR_INVALID_OPTION', message);
+      await rejects(MsmContext.create('bn254', new Uint8Array(0), o), 'ERR_INVALID_OPTION', message);
+    }
+  });
+
+  test("'g2' of a curve without one: ERR_INVALID_OPTION naming the curve, n = 0 included", async () => {
+    for (const name of CURVE_NAMES.filter((n) => !CURVES[n].groups.includes('g2'))) {
+      const message = new RegExp(`'group' 'g2' is not available for curve '${name}' \\(g2 curves: bn254, bls12-381\\)`);
+      for (const backend of BACKENDS) {
+        const o = { backend, group: 'g2' } as const;
+        await rejects(msm(name, [], [], o), 'ERR_INVALID_OPTION', message);
+        await rejects(msm(name, g2Points, ks, o), 'ERR_INVALID_OPTION', message);
+        await rejects(msm(name, new Uint8Array(8 * CURVES[name].fieldBytes), ks.slice(0, 2), o), 'ERR_INVALID_OPTION', message);
+        await rejects(MsmContext.create(name, [], o), 'ERR_INVALID_OPTION', message);
+      }
+    }
+  });
+
+  test("'g1' is the default, and 'auto' runs 'g2' on the CPU with the CPU's limits", async () => {
+    const g1 = await MsmContext.create('bn254', pts, { group: 'g1', backend: 'cpu' });
+    expect([g1.group, await g1.msm(ks)]).toEqual(['g1', await msm('bn254', pts, ks, { backend: 'cpu' })]);
+    g1.close();
+    const many = Array.from({ length: AUTO_CUDA_MIN_POINTS }, (_, i) => g2Points[i % 4]);
+    const ctx = await MsmContext.create('bn254', many, { group: 'g2' });
+    expect([ctx.group, ctx.backend]).toEqual(['g2', 'cpu']);
+    ctx.close();
+    await rejects(msm('bn254', many, many.map(() => 1n), { group: 'g2', windowBits: limits.cpu.windowBits[1] + 1 }), 'ERR_INVALID_OPTION', /'windowBits'.*on the cpu backend/);
+    // on the CPU the whole cpu row applies to G2 as to G1
+    await expect(msm('bn254', g2Points, ks, { backend: 'cpu', group: 'g2', windowBits: limits.cpu.windowBits[1], threads: 1 })).resolves.toBeDefined();
   });
 });

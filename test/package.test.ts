@@ -86,13 +86,20 @@ test('its type declarations serve a strict TypeScript consumer', () => {
   fs.symlinkSync(path.join(root, 'node_modules', '@types', 'node'), path.join(app(), 'node_modules', '@types', 'node'));
   fs.writeFileSync(
     path.join(app(), 'consumer.ts'),
-    `import { msm, MsmContext, MsmError, info, type AffinePoint, type MsmOptions } from 'msm-cuda';
+    `import { msm, MsmContext, MsmError, info, type AffinePoint, type G2AffinePoint, type MsmOptions } from 'msm-cuda';
      const opts: MsmOptions = { backend: 'cpu', validate: 'subgroup', pointFormat: 'lem' };
      export async function f(points: Uint8Array, scalars: bigint[]): Promise<AffinePoint> {
        const ctx = await MsmContext.create('bls12-381', points, opts);
        try { return await ctx.msm(scalars); } catch (e) { if (e instanceof MsmError) console.log(e.code, e.index); throw e; } finally { ctx.close(); }
      }
      export const g = (p: AffinePoint[]) => msm('bn254', p, p.map(() => 1n));
+     // G2: the option group types the points and the result
+     export const h = (p: G2AffinePoint[]): Promise<G2AffinePoint> => msm('bn254', p, p.map(() => 1n), { group: 'g2' });
+     export const lem: MsmOptions<'g2'> = { group: 'g2', pointFormat: 'lem' };
+     // @ts-expect-error: G1 points to a G2 call
+     msm('bn254', [{ x: 1n, y: 2n }], [1n], { group: 'g2' });
+     // @ts-expect-error: a G2 result is not a G1 point
+     export const wrong: Promise<AffinePoint> = msm('bn254', new Uint8Array(0), [], { group: 'g2' });
      export const cuda: boolean = info().cuda.available;
      export const most: number | undefined = info().limits?.cpu.windowBits[1];
      import { install, uninstall, stats, type SnarkjsOptions } from 'msm-cuda/snarkjs';

@@ -192,7 +192,7 @@ class MsmWorker : public PromiseWorker {
  private:
   void run() override {
     const CurveId curve = engine_->curve();
-    const size_t n = engine_->size(), out_bytes = 2 * curve_shape(curve).field_bytes;
+    const size_t n = engine_->size(), out_bytes = 2 * curve_shape(curve, engine_->group()).field_bytes;
     const int threads = default_threads(0);
     std::vector<ScalarSet> sets;
     for (size_t e = 0; e < scalars_.size(); ++e) {
@@ -305,9 +305,9 @@ class CreateWorker : public PromiseWorker {
 
  private:
   void run() override {
-    const size_t n = points_.size() / (2 * curve_shape(curve_).field_bytes);
-    AffineBuffer buf = decode_points(curve_, points_.data(), n, PointFormat(format_), Validation(validate_),
-                                     default_threads(opt_.threads));
+    const size_t n = points_.size() / (2 * curve_shape(curve_, opt_.group).field_bytes);
+    AffineBuffer buf = decode_points(curve_, opt_.group, points_.data(), n, PointFormat(format_),
+                                     Validation(validate_), default_threads(opt_.threads));
     points_.free_copy();  // decoded: the engine's copy is all that is needed from here on
     engine_ = cuda_ ? make_cuda_engine(curve_, std::move(buf), opt_) : make_cpu_engine(curve_, std::move(buf), opt_);
   }
@@ -344,7 +344,7 @@ Napi::Value create_context_body(const Napi::CallbackInfo& info) {
       !get_int(info[3], "validate", 0, 2, 2, validate, f) || !get_bool(info[5], "owned", false, owned, f))
     return rejected(env, f);
   EngineOptions opt;
-  int backend = int(Backend::cpu), mode = int(Accumulation::xyzz);
+  int backend = int(Backend::cpu), mode = int(Accumulation::xyzz), group = int(Group::g1);
   if (!info[4].IsUndefined()) {
     if (!info[4].IsObject()) return rejected(env, "ERR_INVALID_ARGUMENT", "options must be an object");
     auto o = info[4].As<Napi::Object>();
@@ -353,14 +353,18 @@ Napi::Value create_context_body(const Napi::CallbackInfo& info) {
         !get_option_int(o, "windowBits", 0, opt.window_bits, f) ||
         !get_option_int(o, "tau", -1, opt.tau, f) ||
         !get_option_name(o, "accumulation", kAccumulationNames, kAccumulationCount, mode, mode, f) ||
-        !get_option_int(o, "threads", 0, opt.threads, f))
+        !get_option_int(o, "threads", 0, opt.threads, f) ||
+        !get_option_name(o, "group", kGroupNames, kGroupCount, group, group, f))
       return rejected(env, f);
     opt.accumulation = Accumulation(mode);
+    opt.group = Group(group);
   }
   // The options object's getters have run: from here on no JS runs until the points are taken.
   if (!info[1].IsTypedArray() || info[1].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array)
     return rejected(env, "ERR_INVALID_ARGUMENT", "points must be a Uint8Array");
-  const size_t point_bytes = 2 * curve_shape(curve).field_bytes, bytes = info[1].As<Napi::Uint8Array>().ByteLength();
+  // A group the curve lacks throws ERR_INVALID_OPTION here, which promise_call turns into the rejection.
+  const size_t point_bytes = 2 * curve_shape(curve, opt.group).field_bytes;
+  const size_t bytes = info[1].As<Napi::Uint8Array>().ByteLength();
   if (bytes % point_bytes != 0)
     return rejected(env, "ERR_INVALID_ARGUMENT",
                     "points byte length " + std::to_string(bytes) + " is not a multiple of " +

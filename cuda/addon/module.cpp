@@ -43,6 +43,10 @@ Napi::Object limits_js(Napi::Env env, Backend b) {
   for (int m = 0; m < kAccumulationCount; ++m)
     if (l.accumulation[m]) modes.Set(modes.Length(), kAccumulationNames[m]);
   o.Set("accumulation", modes);
+  auto groups = Napi::Array::New(env);
+  for (int g = 0; g < kGroupCount; ++g)
+    if (l.groups[g]) groups.Set(groups.Length(), kGroupNames[g]);
+  o.Set("groups", groups);
   return o;
 }
 
@@ -52,8 +56,16 @@ Napi::Value info(const Napi::CallbackInfo& cb) {
   o.Set("version", MSM_VERSION);
   auto curves = Napi::Array::New(env, std::size(kCurves));
   uint32_t i = 0;
-  for (CurveId c : kCurves) curves.Set(i++, curve_shape(c).name);
+  auto groups = Napi::Object::New(env);  // curve name → the groups it runs here
+  for (CurveId c : kCurves) {
+    curves.Set(i++, curve_shape(c).name);
+    auto list = Napi::Array::New(env);
+    for (int g = 0; g < kGroupCount; ++g)
+      if (curve_has_group(c, Group(g))) list.Set(list.Length(), kGroupNames[g]);
+    groups.Set(curve_shape(c).name, list);
+  }
   o.Set("curves", curves);
+  o.Set("groups", groups);
   auto cpu = Napi::Object::New(env);
   const unsigned hc = std::thread::hardware_concurrency();
   cpu.Set("threads", double(hc ? hc : 1));

@@ -6,6 +6,7 @@
 
 #include "../curves/all.hpp"
 #include "../ec/subgroup.hpp"
+#include "../ec/subgroup_g2.hpp"
 #include "parallel.hpp"
 
 namespace msm {
@@ -21,6 +22,15 @@ struct FirstFailure {
     }
   }
 };
+
+// Membership of the prime-order group: φ on G1 (ec/subgroup.hpp), ψ on G2 (ec/subgroup_g2.hpp).
+template <class Curve>
+bool in_prime_group(const ec::Affine<typename Curve::field>& p) {
+  if constexpr (ff::is_fp2<typename Curve::field>)
+    return ec::in_subgroup_g2<Curve>(p);
+  else
+    return ec::in_subgroup<Curve>(p);
+}
 
 enum Fail : uint8_t { OK = 0, ENCODING = 1, NOT_ON_CURVE = 2, NOT_IN_SUBGROUP = 3 };
 
@@ -47,7 +57,7 @@ AffineBuffer decode_points_t(const uint8_t* bytes, size_t n, PointFormat format,
         if (format == PointFormat::Canonical) p = A{F::to_mont(p.x), F::to_mont(p.y)};
         if (validate != Validation::None && !ec::on_curve<Curve>(p))
           f = NOT_ON_CURVE;
-        else if (validate == Validation::Subgroup && !ec::in_subgroup<Curve>(p))
+        else if (validate == Validation::Subgroup && !in_prime_group<Curve>(p))
           f = NOT_IN_SUBGROUP;
       }
       if (f != OK) {
@@ -119,9 +129,10 @@ int64_t first_unreduced_scalar_t(const uint8_t* in, size_t n, int threads) {
 
 }  // namespace
 
-AffineBuffer decode_points(CurveId curve, const uint8_t* bytes, size_t n, PointFormat format, Validation validate,
-                           int threads) {
-  return visit_curve(curve, [&](auto g) { return decode_points_t<decltype(g)>(bytes, n, format, validate, threads); });
+AffineBuffer decode_points(CurveId curve, Group group, const uint8_t* bytes, size_t n, PointFormat format,
+                           Validation validate, int threads) {
+  return visit_group(curve, group,
+                     [&](auto g) { return decode_points_t<decltype(g)>(bytes, n, format, validate, threads); });
 }
 
 void decode_scalars(CurveId curve, const uint8_t* in, size_t n, bool montgomery, bool check_range, uint8_t* out,

@@ -13,10 +13,11 @@ namespace msm {
 enum class PointFormat { Canonical = 0, Montgomery = 1 };
 enum class Validation { None = 0, OnCurve = 1, Subgroup = 2 };
 
-// bytes: n × 2·field_bytes. Throws EngineError ERR_POINT_ENCODING / ERR_POINT_NOT_ON_CURVE /
-// ERR_POINT_NOT_IN_SUBGROUP naming the lowest failing index. Multi-threaded.
-AffineBuffer decode_points(CurveId curve, const uint8_t* bytes, size_t n, PointFormat format, Validation validate,
-                           int threads);
+// bytes: n × 2·field_bytes of (curve, group) (curve_shape). Throws EngineError ERR_POINT_ENCODING /
+// ERR_POINT_NOT_ON_CURVE / ERR_POINT_NOT_IN_SUBGROUP naming the lowest failing index, and
+// ERR_INVALID_OPTION for a group the curve lacks. Multi-threaded.
+AffineBuffer decode_points(CurveId curve, Group group, const uint8_t* bytes, size_t n, PointFormat format,
+                           Validation validate, int threads);
 
 // in: n × 32 bytes; out: n × 32 canonical bytes < r. Montgomery inputs are converted (x·R⁻¹).
 // check_range: a value ≥ r throws ERR_SCALAR_RANGE (lowest index); otherwise it is reduced mod r.

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "../ec/xyzz.hpp"
@@ -149,7 +150,8 @@ class AffineBuckets {
   void apply(size_t n, Dst dst, Src src, Dbl dbl) {
     if (n == 0) return;
 #if defined(MSM_HAVE_IFMA)
-    if (cpu_simd_enabled()) return simd_.apply(n, dst, src, dbl);
+    if constexpr (kSimd)
+      if (cpu_simd_enabled()) return simd_.apply(n, dst, src, dbl);
 #endif
     if (den_.size() < n + 1) den_.resize(n + 1), prefix_.resize(n + 1);
     auto den = [&](size_t i) {
@@ -322,7 +324,10 @@ class AffineBuckets {
   std::vector<uint32_t> side_keys_;
   std::vector<A> side_affine_;
 #if defined(MSM_HAVE_IFMA)
-  AffineSimd<F> simd_;
+  // The IFMA lanes hold prime-field elements (ff/ifma.hpp): Fp2 (G2) takes the scalar path.
+  static constexpr bool kSimd = !ff::is_fp2<F>;
+  struct NoSimd {};
+  std::conditional_t<kSimd, AffineSimd<F>, NoSimd> simd_;
 #endif
 };
 

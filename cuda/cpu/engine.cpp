@@ -1,4 +1,5 @@
-// The CPU backend behind engine.hpp: affine bases in Montgomery form, Pippenger per call.
+// The CPU backend behind engine.hpp: affine bases in Montgomery form, Pippenger per call, for G1
+// and G2 alike (Curve a g1 or g2 struct: Fp or Fp2 coordinates, the same scalars).
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -18,7 +19,7 @@ class CpuEngine final : public Engine {
 
  public:
   CpuEngine(CurveId id, AffineBuffer&& buf, const EngineOptions& opt)
-      : id_(id), threads_(default_threads(opt.threads)), c_fixed_(opt.window_bits) {
+      : id_(id), group_(opt.group), threads_(default_threads(opt.threads)), c_fixed_(opt.window_bits) {
     check_options(Backend::cpu, opt);
     check_size(Backend::cpu, buf.n);
     if (buf.limbs.size() != buf.n * 2 * F::N)
@@ -57,6 +58,7 @@ class CpuEngine final : public Engine {
   }
 
   CurveId curve() const override { return id_; }
+  Group group() const override { return group_; }
   size_t size() const override { return n_; }
   size_t host_memory() const override { return n_ * sizeof(A) + skip_.size(); }
   size_t device_memory() const override { return 0; }
@@ -67,6 +69,7 @@ class CpuEngine final : public Engine {
 
  private:
   CurveId id_;
+  Group group_;
   int threads_;
   int c_fixed_;
   const A* points() const { return aligned_.empty() ? reinterpret_cast<const A*>(limbs_.data()) : aligned_.data(); }
@@ -80,7 +83,7 @@ class CpuEngine final : public Engine {
 }  // namespace
 
 std::unique_ptr<Engine> make_cpu_engine(CurveId curve, AffineBuffer&& points, const EngineOptions& opt) {
-  return visit_curve(curve, [&](auto g) -> std::unique_ptr<Engine> {
+  return visit_group(curve, opt.group, [&](auto g) -> std::unique_ptr<Engine> {
     return std::make_unique<CpuEngine<decltype(g)>>(curve, std::move(points), opt);
   });
 }

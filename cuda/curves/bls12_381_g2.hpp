@@ -1,6 +1,6 @@
 // G2 of BLS12-381: the order-r subgroup of the M-type sextic twist E'(Fp2): y² = x³ + b',
 // b' = 4ξ = 4(1 + u), Fp2 = Fp[u]/(u² + 1). #E'(Fp2) = h2·r, h2 of Budroni, Pintore (ePrint
-// 2017/419). Not listed in list.hpp: the engines do not instantiate G2 yet (see ec/G2.md). Every
+// 2017/419). Listed in list.hpp's MSM_G2_CURVES (the CPU engine runs it; ec/G2.md). Every
 // constant is derived and checked by scripts/curve_constants.py (--headers compares this file).
 #pragma once
 

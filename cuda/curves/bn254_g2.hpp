@@ -1,6 +1,6 @@
 // G2 of BN254: the order-r subgroup of the D-type sextic twist E'(Fp2): y² = x³ + b', b' = 3/ξ,
-// ξ = 9 + u, Fp2 = Fp[u]/(u² + 1) (EIP-197). #E'(Fp2) = h2·r with h2 = 2p − r. Not listed in
-// list.hpp: the engines do not instantiate G2 yet (see ec/G2.md). Every constant is derived and
+// ξ = 9 + u, Fp2 = Fp[u]/(u² + 1) (EIP-197). #E'(Fp2) = h2·r with h2 = 2p − r. Listed in
+// list.hpp's MSM_G2_CURVES (the CPU engine runs it; ec/G2.md). Every constant is derived and
 // checked by scripts/curve_constants.py (--headers compares this file).
 #pragma once
 

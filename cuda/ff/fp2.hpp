@@ -91,10 +91,11 @@ struct Fp2 {
 
   // (a0 + a1u)⁻¹ = (a0 − a1u)/(a0² + a1²): the norm to F by one mul_add, one F inversion, 2M.
   // 0 maps to 0 (F::inverse does).
-  MSM_HD Fp2 inverse() const {
-    const F t = F::mul_add(c0, c0, c1, c1).inverse();
-    return Fp2{c0 * t, -(c1 * t)};
-  }
+  MSM_HD Fp2 inverse() const { return inverse_from_norm(norm().inverse()); }
+  // a0² + a1² = a·conj(a), in F.
+  MSM_HD F norm() const { return F::mul_add(c0, c0, c1, c1); }
+  // a⁻¹ given t = norm()⁻¹ (inverted by the caller's choice of F inversion: cpu/inverse.hpp).
+  MSM_HD Fp2 inverse_from_norm(const F& t) const { return Fp2{c0 * t, -(c1 * t)}; }
 
   // ---- Montgomery conversion (coordinate-wise) -------------------------------------------------
   MSM_HD static Fp2 to_mont(const Fp2& canonical) { return Fp2{F::to_mont(canonical.c0), F::to_mont(canonical.c1)}; }
@@ -113,5 +114,12 @@ struct Fp2 {
     c1.store_le(out + F::BYTES);
   }
 };
+
+// Whether F is an Fp2 (the G2 field): code written for prime fields (ff/ifma.hpp's lanes, the
+// inversion by Fermat's little theorem over F::params::modulus) tests it.
+template <class F>
+inline constexpr bool is_fp2 = false;
+template <class X>
+inline constexpr bool is_fp2<Fp2<X>> = true;
 
 }  // namespace msm::ff

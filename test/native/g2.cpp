@@ -1,7 +1,8 @@
 // G2 on the host (cuda/ff/fp2.hpp, cuda/curves/*_g2.hpp, the ec/ formulas instantiated with
 // Fp2): hooks for test/g2.test.ts. Points cross as canonical little-endian bytes
 // x.c0‖x.c1‖y.c0‖y.c1 (all zeros for O), Fp2 elements as c0‖c1, scalars as little-endian bytes
-// of any length. Not the product MSM: the engines do not instantiate G2 yet (cuda/ec/G2.md).
+// of any length. The pieces, one by one; the product's G2 MSM (the CPU engine) is tested through
+// the API by test/g2-msm.test.ts.
 #include <napi.h>
 
 #include <cstring>
@@ -9,8 +10,7 @@
 #include <vector>
 
 #include "args.hpp"
-#include "curves/bls12_381_g2.hpp"
-#include "curves/bn254_g2.hpp"
+#include "curves/all.hpp"
 #include "ec/affine.hpp"
 #include "ec/jacobian.hpp"
 #include "ec/subgroup_g2.hpp"
@@ -24,14 +24,14 @@ namespace {
 static_assert(sizeof(curves::bn254::fp2) == curves::bn254::fp2::BYTES && sizeof(curves::bls12_381::fp2) == 96);
 static_assert(sizeof(ec::Affine<curves::bls12_381::fp2>) == 2 * curves::bls12_381::fp2::BYTES);
 
-// f(G{}) for the G2 struct of the curve named by argument 0.
+// f(G{}) for the G2 struct of the curve named by argument 0 (msm::visit_g2, curves/all.hpp).
 template <class Fn>
 Napi::Value visit_g2(const Napi::CallbackInfo& cb, Fn&& f) {
   if (cb.Length() < 1 || !cb[0].IsString()) fail(cb.Env(), "expected a curve");
   const std::string name = cb[0].As<Napi::String>();
-  if (name == "bn254") return f(curves::bn254::g2{});
-  if (name == "bls12-381") return f(curves::bls12_381::g2{});
-  fail(cb.Env(), "no G2 for curve " + name);
+  const CurveId id = curve_arg(cb.Env(), name);
+  if (!curve_has_group(id, Group::g2)) fail(cb.Env(), "no G2 for curve " + name);
+  return msm::visit_g2(id, f);
 }
 
 Napi::Uint8Array bytes(Napi::Env env, const uint8_t* p, size_t n) {

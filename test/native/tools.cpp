@@ -150,7 +150,7 @@ Napi::Value engine_bench(const Napi::CallbackInfo& cb) {
   const size_t fb = curve_shape(id).field_bytes, n = pts.ByteLength() / (2 * fb);
   if (sc.ByteLength() != 32 * n) fail(env, "scalars must be 32 bytes per point");
   try {
-    AffineBuffer buf = decode_points(id, pts.Data(), n, PointFormat::Canonical, Validation::None, 0);
+    AffineBuffer buf = decode_points(id, Group::g1, pts.Data(), n, PointFormat::Canonical, Validation::None, 0);
     const auto t0 = std::chrono::steady_clock::now();
     auto eng = make_cuda_engine(id, std::move(buf), opt);
     const double setup = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -2,7 +2,8 @@
 // the product's generator cannot hide a bug in the MSM. Points carry their discrete logs, which
 // gives a third, cheap reference: Σ k_i·P_i = (Σ k_i·d_i mod r)·G.
 
-import type { AffinePoint, Curve } from '../../lib';
+import type { AffinePoint, ByteFormat, Curve } from '../../lib';
+import { encodeScalars, writeLE } from '../../lib/encoding';
 import { Rng } from '../../lib/random';
 import { AFF_INF, aff, affNeg, jacAdd, jacMul, toAff, toAffAll, toJac, type Aff, type Field, type Jac } from '../model/ec';
 
@@ -96,4 +97,35 @@ export function expectedFromDlogs(c: Curve, dlogs: readonly bigint[], scalars: r
   let e = 0n;
   for (let i = 0; i < scalars.length; i++) e += scalars[i] * dlogs[i];
   return fromModel(toAff(fieldOf(c), jacMul(fieldOf(c), e % c.r, toJac(gen(c)))));
+}
+
+/** Scalar distributions every backend and group is run over: [label, draw one scalar]. */
+export function scalarDistributions(c: Curve, rng: Rng): [string, () => bigint][] {
+  return [
+    ['all identical', () => rng.below(c.r)],
+    ['all r − 1', () => c.r - 1n],
+    ['all zero', () => 0n],
+    ['all one', () => 1n],
+    ['small (< 2^16)', () => rng.bits(16)],
+  ];
+}
+
+/**
+ * Packed scalars (ks, at least 8 of them) with one value ≥ r (r, r + 1, 2^256 − 1) written at
+ * `index`, in both formats: each must be ERR_SCALAR_RANGE with that index.
+ */
+export function unreducedScalars(c: Curve, ks: readonly bigint[]): { bytes: Uint8Array; scalarFormat: ByteFormat; index: number }[] {
+  const out: { bytes: Uint8Array; scalarFormat: ByteFormat; index: number }[] = [];
+  for (const [value, index] of [
+    [c.r, 3],
+    [c.r + 1n, 0],
+    [(1n << 256n) - 1n, 7],
+  ] as [bigint, number][]) {
+    for (const scalarFormat of ['canonical', 'montgomery'] as const) {
+      const bytes = encodeScalars(c, ks, scalarFormat);
+      writeLE(new DataView(bytes.buffer), 32 * index, value, 32);
+      out.push({ bytes, scalarFormat, index });
+    }
+  }
+  return out;
 }
