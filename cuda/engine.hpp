@@ -87,13 +87,15 @@ class Engine {
   // One MSM: a batch of one.
   void msm(const uint8_t* scalars, size_t n, uint8_t* out) { msm_batch({ScalarSet{scalars}}, n, out); }
   // The call-time copy of one MSM's scalars (issue 10), on the caller's thread, into memory this
-  // engine reads fastest. With upload_now, an engine may also start moving the bytes to where its
-  // kernels read them while it copies, and set ticket: msm_batch then skips that upload if the
-  // copy is still in place. Throws std::bad_alloc.
-  virtual HostBytes take_scalars(const uint8_t* src, size_t bytes, bool upload_now, uint64_t& ticket) {
+  // engine reads fastest, each piece shown to inspect once copied (the glue's range check). With
+  // upload_now, an engine may also start moving the bytes to where its kernels read them while it
+  // copies, and set ticket: msm_batch then skips that upload if the copy is still in place.
+  // Throws std::bad_alloc.
+  virtual HostBytes take_scalars(const uint8_t* src, size_t bytes, bool upload_now, uint64_t& ticket,
+                                 const HostBytes::Inspect& inspect) {
     (void)upload_now;
     ticket = 0;
-    return HostBytes::copy_of(src, bytes);
+    return HostBytes::copy_of(src, bytes, inspect);
   }
   virtual CurveId curve() const = 0;
   // The group of the bases: G1 unless the engine says otherwise (the CUDA engine runs G1 only,

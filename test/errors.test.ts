@@ -4,7 +4,7 @@
 import { CURVES, CURVE_NAMES, info, msm, MsmContext, MsmError, type CurveName, type MsmErrorCode } from '../lib';
 import { encodePoints, encodeScalars, writeLE } from '../lib/encoding';
 import { affMul, onCurve, pointAtOrAfter, toAff, jacMul, toJac } from './model/ec';
-import { fieldOf, fromModel, progression, seededRng, unreducedScalars } from './support/data';
+import { fieldOf, fromModel, progression, seededRng, unreducedAtSplits, unreducedScalars } from './support/data';
 
 const rng = seededRng('errors.test');
 
@@ -134,6 +134,22 @@ test("windowBits beyond the cpu backend's limit: ERR_INVALID_OPTION naming it", 
   expect(e.message).toMatch(/'windowBits'.*cpu/);
   await expect(msm('bn254', points, [1n, 2n], { backend: 'cpu', windowBits: most })).resolves.toBeDefined();
 });
+
+test('a packed scalar ≥ r where the call-time copy splits its range check (2^17 + 3 scalars): the lowest index, msm and msmBatch', async () => {
+  const n = (1 << 17) + 3;
+  const ctx = await MsmContext.create('bn254', new Uint8Array(64 * n), { backend: 'cpu' }); // all at infinity
+  try {
+    const good = new Uint8Array(32 * n);
+    for (let i = 0; i < n; i += 1 + rng.int(1000)) good[32 * i] = 1 + rng.int(255);
+    for (const { bytes, index } of unreducedAtSplits(CURVES.bn254, good)) {
+      await rejects(ctx.msm(bytes), 'ERR_SCALAR_RANGE', index);
+      await rejects(ctx.msmBatch([good, bytes]), 'ERR_SCALAR_RANGE', index);
+    }
+    await expect(ctx.msm(good)).resolves.toEqual({ x: 0n, y: 0n });
+  } finally {
+    ctx.close();
+  }
+}, 60_000);
 
 const cudaAvailable = (() => {
   try {

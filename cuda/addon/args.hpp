@@ -7,10 +7,12 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "../common/bytes.hpp"
+#include "../common/codec.hpp"
 #include "../engine.hpp"
 #include "errors.hpp"
 
@@ -44,19 +46,34 @@ class InputBytes {
 
   // The ticket of the engine's copy (Engine::take_scalars; 0 for any other).
   uint64_t ticket() const { return ticket_; }
+  // Whether take_scalars scanned the copy for scalars ≥ r, and the lowest such index (-1: none).
+  bool scanned() const { return scanned_; }
+  int64_t first_unreduced() const { return first_unreduced_; }
 
   // v: a Uint8Array, already checked. Throws std::bad_alloc when the copy cannot be allocated.
-  // With an engine, the copy is one of scalars for it (Engine::take_scalars, upload_now passed on).
-  void take(const Napi::Value& v, bool owned, Engine* engine = nullptr, bool upload_now = false) {
+  void take(const Napi::Value& v, bool owned) {
     auto a = v.As<Napi::Uint8Array>();
     size_ = a.ByteLength();
     if (owned) {
       ref_ = Napi::Persistent(a.As<Napi::Object>());
       data_ = a.Data();
     } else {
-      copy_ = engine ? engine->take_scalars(a.Data(), size_, upload_now, ticket_) : HostBytes::copy_of(a.Data(), size_);
+      copy_ = HostBytes::copy_of(a.Data(), size_);
       data_ = copy_.data();
     }
+  }
+
+  // One MSM's scalars for engine: its copy (Engine::take_scalars, upload_now passed on), which
+  // also scans them for values ≥ r, so that the worker need not read them all again.
+  void take_scalars(const Napi::Value& v, bool owned, Engine& engine, bool upload_now) {
+    if (owned) return take(v, true);
+    auto a = v.As<Napi::Uint8Array>();
+    size_ = a.ByteLength();
+    UnreducedScan scan(engine.curve());
+    copy_ = engine.take_scalars(a.Data(), size_, upload_now, ticket_, std::ref(scan));
+    data_ = copy_.data();
+    scanned_ = true;
+    first_unreduced_ = scan.first();
   }
 
  private:
@@ -65,6 +82,8 @@ class InputBytes {
   uint8_t* data_ = nullptr;
   size_t size_ = 0;
   uint64_t ticket_ = 0;
+  bool scanned_ = false;
+  int64_t first_unreduced_ = -1;
 };
 
 // An integer in [lo, hi]; `undefined` gives dflt.

@@ -201,7 +201,9 @@ class MsmWorker : public PromiseWorker {
       try {
         // Canonical scalars already below r go to the engine as they are; anything else
         // (Montgomery form, or values ≥ r to reduce) is decoded in place: the bytes are ours.
-        const int64_t bad = montgomery_ ? 0 : first_unreduced_scalar(curve, s, n, threads);
+        const int64_t bad = montgomery_              ? 0
+                            : scalars_[e].scanned() ? scalars_[e].first_unreduced()
+                                                    : first_unreduced_scalar(curve, s, n, threads);
         if (bad >= 0) {
           if (check_range_ && !montgomery_)
             throw EngineError("ERR_SCALAR_RANGE", "scalar not below the group order at index " + std::to_string(bad),
@@ -282,7 +284,7 @@ Napi::Value NativeContext::queue(const Napi::CallbackInfo& info, bool batch) {
   // Canonical scalars usually go to the device as they are: the engine may start their upload
   // now (the first two sets: it has two device buffers for them).
   std::vector<InputBytes> sets(given.size());
-  for (size_t i = 0; i < given.size(); ++i) sets[i].take(given[i], owned, engine_.get(), format == 0 && i < 2);
+  for (size_t i = 0; i < given.size(); ++i) sets[i].take_scalars(given[i], owned, *engine_, format == 0 && i < 2);
   auto* w = new MsmWorker(env, engine_, std::move(sets), format == 1, check_range, batch);
   Napi::Promise p = w->promise();
   w->Queue();

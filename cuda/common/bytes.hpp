@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -81,18 +82,43 @@ class HostBytes {
   }
   bool lent() const { return data_.get_deleter().lender != nullptr; }
 
-  // A copy of [src, src + size); throws std::bad_alloc.
-  static HostBytes copy_of(const uint8_t* src, size_t size) {
+  // Called by a copy with each piece of the destination it has just written, on the thread that
+  // wrote it, while the piece is still in that core's cache: a look at the bytes that costs no
+  // second pass over memory (the scalars' range check, issue 10). offset is the piece's place in
+  // the whole copy, a multiple of kUnit; len is a multiple of kUnit but for the last piece.
+  // Called from several threads at once.
+  using Inspect = std::function<void(const uint8_t* piece, size_t offset, size_t len)>;
+  static constexpr size_t kUnit = 64, kPiece = size_t(256) << 10;  // kPiece: within L2
+
+  // A copy of [src, src + size), inspected as it is made; throws std::bad_alloc.
+  static HostBytes copy_of(const uint8_t* src, size_t size, const Inspect& inspect = nullptr) {
     HostBytes b = allocate(size);
-    copy(b.data(), src, size);
+    copy(b.data(), src, size, inspect);
     return b;
   }
 
-  // Below kSlice per thread, starting a thread costs more than it saves.
-  static void copy(uint8_t* dst, const uint8_t* src, size_t size) {
+  static void copy(uint8_t* dst, const uint8_t* src, size_t size, const Inspect& inspect = nullptr) {
+    split(size, [&](size_t lo, size_t hi) { copy_range(dst, src, lo, hi, inspect); });
+  }
+
+  // fn(lo, hi) over [0, size) in one contiguous range per thread, on up to kMaxThreads threads,
+  // every boundary but size a multiple of kUnit. Below kSlice per thread, starting a thread costs
+  // more than it saves.
+  template <class Fn>
+  static void split(size_t size, Fn&& fn) {
     const unsigned hc = std::thread::hardware_concurrency();
-    parallel_ranges(size, int(std::min(hc ? hc : 1u, kMaxThreads)), kSlice,
-                    [&](size_t lo, size_t hi) { std::memcpy(dst + lo, src + lo, hi - lo); });
+    const size_t units = (size + kUnit - 1) / kUnit;
+    parallel_ranges(units, int(std::min(hc ? hc : 1u, kMaxThreads)), kSlice / kUnit,
+                    [&](size_t a, size_t b) { fn(a * kUnit, std::min(size, b * kUnit)); });
+  }
+
+  // [lo, hi) of src into dst at the same offsets, kPiece by kPiece, each piece inspected once written.
+  static void copy_range(uint8_t* dst, const uint8_t* src, size_t lo, size_t hi, const Inspect& inspect) {
+    for (size_t a = lo; a < hi; a += kPiece) {
+      const size_t b = std::min(hi, a + kPiece);
+      std::memcpy(dst + a, src + a, b - a);
+      if (inspect) inspect(dst + a, a, b - a);
+    }
   }
 
   uint8_t* data() { return data_.get(); }

@@ -146,4 +146,19 @@ int64_t first_unreduced_scalar(CurveId curve, const uint8_t* in, size_t n, int t
   return visit_curve(curve, [&](auto g) { return first_unreduced_scalar_t<typename decltype(g)::scalar>(in, n, threads); });
 }
 
+void UnreducedScan::operator()(const uint8_t* piece, size_t offset, size_t len) {
+  const int64_t at = int64_t(offset / 32);
+  int64_t cur = first_.load(std::memory_order_relaxed);
+  if (at > cur) return;  // a lower index is already known
+  const int64_t i = first_unreduced_scalar(curve_, piece, len / 32, 1);
+  if (i < 0) return;
+  while (at + i < cur && !first_.compare_exchange_weak(cur, at + i)) {
+  }
+}
+
+int64_t UnreducedScan::first() const {
+  const int64_t i = first_.load();
+  return i == INT64_MAX ? -1 : i;
+}
+
 }  // namespace msm

@@ -3,6 +3,7 @@
 // the range, on-curve and subgroup checks; scalars into canonical little-endian integers < r.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -27,5 +28,21 @@ void decode_scalars(CurveId curve, const uint8_t* in, size_t n, bool montgomery,
 // Read-only range scan of canonical scalars: the lowest index of a value ≥ r, or -1. Lets
 // canonical input reach the engine without a decoded copy (512 MB at 2^24).
 int64_t first_unreduced_scalar(CurveId curve, const uint8_t* in, size_t n, int threads);
+
+// The same scan, of a buffer seen piece by piece by the copy that makes it, on the copying threads
+// (a HostBytes::Inspect): the call-time copy of scalars checks their range while each piece is
+// in cache, instead of a second pass over all of them (512 MB at 2^24) in the worker (issue 10).
+class UnreducedScan {
+ public:
+  explicit UnreducedScan(CurveId curve) : curve_(curve) {}
+  // piece: the scalars at byte offset `offset` (a multiple of 32) of the buffer, len bytes.
+  void operator()(const uint8_t* piece, size_t offset, size_t len);
+  // The lowest index of a value ≥ r seen, or -1.
+  int64_t first() const;
+
+ private:
+  CurveId curve_;
+  std::atomic<int64_t> first_{INT64_MAX};
+};
 
 }  // namespace msm

@@ -203,23 +203,26 @@ class CudaEngine final : public Engine {
   // when the device is idle too (no call holds it), each chunk is DMA'd to a device scalar buffer
   // as soon as it is copied, so that the upload overlaps the copy (issue 12, lever 5) instead of
   // following it in msm_batch.
-  HostBytes take_scalars(const uint8_t* src, size_t bytes, bool upload_now, uint64_t& ticket) override {
+  HostBytes take_scalars(const uint8_t* src, size_t bytes, bool upload_now, uint64_t& ticket,
+                         const HostBytes::Inspect& inspect) override {
     ticket = 0;
     HostBytes copy = borrow(lender_, bytes);
-    if (!copy.data()) return HostBytes::copy_of(src, bytes);
+    if (!copy.data()) return HostBytes::copy_of(src, bytes, inspect);
     const uint64_t t = new_ticket();
-    if (copy_uploading(copy.data(), src, bytes, upload_now, t)) ticket = t;
+    if (copy_uploading(copy.data(), src, bytes, upload_now, t, inspect)) ticket = t;
     return copy;
   }
 
   // src → dst (pinned host memory, n·32 bytes), whole, always. When upload_now and the device is
   // idle (no call holds it), each chunk is also DMA'd to a device scalar buffer as soon as it is
-  // copied, and that buffer is marked with ticket: true then.
-  bool copy_uploading(uint8_t* dst, const uint8_t* src, size_t bytes, bool upload_now, uint64_t ticket) {
+  // copied, and that buffer is marked with ticket: true then. Each piece is shown to inspect once
+  // copied (again, if a CUDA error makes the copy start over).
+  bool copy_uploading(uint8_t* dst, const uint8_t* src, size_t bytes, bool upload_now, uint64_t ticket,
+                      const HostBytes::Inspect& inspect) {
     std::unique_lock<std::mutex> lock(device_mutex(device_), std::try_to_lock);
     if (!upload_now || !lock.owns_lock() || bytes != plan_.n * 32 || environment().cuda_upload_pageable ||
         cudaSetDevice(device_) != cudaSuccess) {
-      HostBytes::copy(dst, src, bytes);
+      HostBytes::copy(dst, src, bytes, inspect);
       return false;
     }
     const int b = eager_slot_;
@@ -227,10 +230,10 @@ class CudaEngine final : public Engine {
     slot_ticket_[b] = 0;
     cudaStream_t cs = copy_stream_->s;
     cudaError_t e = cudaStreamWaitEvent(cs, consumed_[b]->e, 0);
-    if (e == cudaSuccess) e = stage_and_copy(reinterpret_cast<uint8_t*>(device_scalars(b)), dst, src, bytes);
+    if (e == cudaSuccess) e = stage_and_copy(reinterpret_cast<uint8_t*>(device_scalars(b)), dst, src, bytes, inspect);
     if (e == cudaSuccess) e = cudaEventRecord(staged_[b]->e, cs);
     if (e != cudaSuccess) {  // the copy must still be whole; msm_batch meets the error again and reports it
-      HostBytes::copy(dst, src, bytes);
+      HostBytes::copy(dst, src, bytes, inspect);
       return false;
     }
     slot_ticket_[b] = ticket;
@@ -288,24 +291,24 @@ class CudaEngine final : public Engine {
       PinnedBuffer<uint8_t>& stage = pinned_in_[b];
       if (!stage.get()) stage.allocate(bytes);
       MSM_CUDA_CHECK(cudaEventSynchronize(staged_[b]->e));  // the last DMA out of this staging buffer
-      MSM_CUDA_CHECK(stage_and_copy(dst, stage.get(), src, bytes));
+      MSM_CUDA_CHECK(stage_and_copy(dst, stage.get(), src, bytes, nullptr));
     }
     MSM_CUDA_CHECK(cudaEventRecord(staged_[b]->e, cs));
   }
 
-  // src → pinned stage → device dst on copy_stream_: host threads copy a slice each into stage
-  // chunk by chunk and queue that chunk's DMA at once, so the copies run in parallel and overlap
-  // the transfers. Stops at the first CUDA error, which it returns.
-  cudaError_t stage_and_copy(uint8_t* dst, uint8_t* stage, const uint8_t* src, size_t bytes) {
+  // src → pinned stage → device dst on copy_stream_: host threads copy a range each into stage
+  // chunk by chunk (each piece shown to inspect) and queue that chunk's DMA at once, so the copies
+  // run in parallel and overlap the transfers. Stops at the first CUDA error, which it returns.
+  cudaError_t stage_and_copy(uint8_t* dst, uint8_t* stage, const uint8_t* src, size_t bytes,
+                             const HostBytes::Inspect& inspect) {
     cudaStream_t cs = copy_stream_->s;
-    const unsigned hc = std::max(1u, std::thread::hardware_concurrency());
     std::atomic<int> failed{cudaSuccess};
-    parallel_ranges(bytes, int(std::min(hc, 8u)), kSlice, [&](size_t lo, size_t hi) {
+    HostBytes::split(bytes, [&](size_t lo, size_t hi) {
       cudaError_t e = cudaSetDevice(device_);
       for (size_t off = lo; off < hi && e == cudaSuccess; off += kChunk) {
-        const size_t len = std::min(kChunk, hi - off);
-        std::memcpy(stage + off, src + off, len);
-        e = cudaMemcpyAsync(dst + off, stage + off, len, cudaMemcpyHostToDevice, cs);
+        const size_t end = std::min(hi, off + kChunk);
+        HostBytes::copy_range(stage, src, off, end, inspect);
+        e = cudaMemcpyAsync(dst + off, stage + off, end - off, cudaMemcpyHostToDevice, cs);
       }
       if (e != cudaSuccess) failed = e;
     });
@@ -463,10 +466,11 @@ class SplitEngine final : public Engine {
     }
   }
 
-  HostBytes take_scalars(const uint8_t* src, size_t bytes, bool upload_now, uint64_t& ticket) override {
+  HostBytes take_scalars(const uint8_t* src, size_t bytes, bool upload_now, uint64_t& ticket,
+                         const HostBytes::Inspect& inspect) override {
     ticket = 0;
     HostBytes copy = borrow(lender_, bytes);
-    if (!copy.data()) return HostBytes::copy_of(src, bytes);
+    if (!copy.data()) return HostBytes::copy_of(src, bytes, inspect);
     const uint64_t t = new_ticket();
     std::atomic<bool> any{false};
     // CUDA failures here only cost the early upload (copy_uploading still copies); what can throw
@@ -474,7 +478,9 @@ class SplitEngine final : public Engine {
     on_each_device(devices_, [&](size_t i) {
       uint8_t* p = copy.data();
       const size_t off = 32 * offsets_[i];
-      if (shares_[i]->copy_uploading(p + off, src + off, 32 * sizes_[i], upload_now, t)) any = true;
+      HostBytes::Inspect at_share;  // the share's pieces at their offsets in the whole copy
+      if (inspect) at_share = [&, off](const uint8_t* piece, size_t o, size_t len) { inspect(piece, off + o, len); };
+      if (shares_[i]->copy_uploading(p + off, src + off, 32 * sizes_[i], upload_now, t, at_share)) any = true;
     });
     if (any) ticket = t;
     return copy;

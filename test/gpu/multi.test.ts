@@ -6,7 +6,7 @@
 // devices; skipped, with the reason, otherwise.
 
 import { CURVES, CURVE_NAMES, info, MsmContext, MsmError, msm, type CurveName } from '../../lib';
-import { seededRng } from '../support/data';
+import { seededRng, unreducedAtSplits } from '../support/data';
 import { testingAddon } from '../support/testing';
 
 const inf = info();
@@ -66,6 +66,23 @@ d('several GPUs: one context split across devices', () => {
       }
     }
   }, 600_000);
+
+  test('a scalar ≥ r in any device\'s share, found while copying: the lowest index of the whole set', async () => {
+    const curve: CurveName = 'bn254';
+    const n = (1 << 20) + 3;
+    const P = points(curve, n);
+    const good = scalars(curve, n);
+    const want = await msm(curve, P, good, { backend: 'cpu' });
+    const ctx = await MsmContext.create(curve, P, { backend: 'cuda', devices: 'all' });
+    try {
+      for (const { bytes, index } of unreducedAtSplits(CURVES[curve], good)) {
+        await expect(ctx.msm(bytes)).rejects.toMatchObject({ code: 'ERR_SCALAR_RANGE', index });
+      }
+      expect(await ctx.msm(good)).toEqual(want);
+    } finally {
+      ctx.close();
+    }
+  }, 300_000);
 
   test('option errors: unknown device in the list, duplicates, both device and devices', async () => {
     const P = points('bn254', 16);

@@ -7,7 +7,7 @@
 // Skipped, with the reason, where CUDA is unavailable.
 
 import { CURVES, info, MsmContext, type AffinePoint, type CurveName } from '../../lib';
-import { seededRng } from '../support/data';
+import { seededRng, unreducedAtSplits } from '../support/data';
 import { testingAddon } from '../support/testing';
 
 const inf = info();
@@ -108,6 +108,27 @@ d('CUDA scalar uploads: lent pinned buffers and uploads started at call time', (
     // and canonical calls right after reuse the same buffers correctly
     expect(await gpu.msm(sets[5])).toEqual(want[5]);
   });
+
+  test('a scalar ≥ r, found by the range check made while copying and uploading: the lowest index; the calls after are right', async () => {
+    for (const { bytes, index } of unreducedAtSplits(CURVES[curve], sets[0])) {
+      await expect(gpu.msm(bytes)).rejects.toMatchObject({ code: 'ERR_SCALAR_RANGE', index });
+      await expect(gpu.msmBatch([sets[1], bytes])).rejects.toMatchObject({ code: 'ERR_SCALAR_RANGE', index });
+      expect(await gpu.msm(sets[2])).toEqual(want[2]);
+    }
+    // 2^20 + 3 scalars: copied by several threads, in several DMA chunks each
+    const n = (1 << 20) + 3;
+    const big = await MsmContext.create(curve, new Uint8Array(64 * n), { backend: 'cuda' }); // all at infinity
+    try {
+      const good = new Uint8Array(32 * n);
+      for (let i = 0; i < n; i += 1 + rng.int(1000)) good[32 * i] = 1 + rng.int(255);
+      for (const { bytes, index } of unreducedAtSplits(CURVES[curve], good)) {
+        await expect(big.msm(bytes)).rejects.toMatchObject({ code: 'ERR_SCALAR_RANGE', index });
+      }
+      expect(await big.msm(good)).toEqual({ x: 0n, y: 0n });
+    } finally {
+      big.close();
+    }
+  }, 120_000);
 
   test('the caller overwrites its array right after each call', async () => {
     const mine = sets.slice(0, 4).map((s) => s.slice());

@@ -111,6 +111,27 @@ export function scalarDistributions(c: Curve, rng: Rng): [string, () => bigint][
 }
 
 /**
+ * Copies of n packed canonical scalars with values ≥ r where the call-time copy, which checks the
+ * range as it copies (cuda/common/bytes.hpp), splits its work: pieces of 8192 scalars, one range
+ * per thread, one share per device (halves for two equal GPUs); with the index each must be
+ * rejected with, the lowest of those written.
+ */
+export function unreducedAtSplits(c: Curve, packed: Uint8Array): { bytes: Uint8Array; index: number }[] {
+  const n = packed.length / 32,
+    h = Math.floor(n / 2),
+    piece = 8192;
+  const cases: number[][] = [[0], [piece - 1], [piece], [h - 1], [h], [n - 1], [n - 1, 3], [h + 1, h - 2], [2 * piece + 1, n - 1, piece + 5]];
+  return cases
+    .filter((at) => at.every((i) => i >= 0 && i < n))
+    .map((at) => {
+      const bytes = packed.slice();
+      const view = new DataView(bytes.buffer);
+      at.forEach((i, j) => writeLE(view, 32 * i, j % 2 ? (1n << 256n) - 1n : c.r + BigInt(j), 32));
+      return { bytes, index: Math.min(...at) };
+    });
+}
+
+/**
  * Packed scalars (ks, at least 8 of them) with one value ≥ r (r, r + 1, 2^256 − 1) written at
  * `index`, in both formats: each must be ERR_SCALAR_RANGE with that index.
  */
