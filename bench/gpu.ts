@@ -4,7 +4,8 @@
 // median of --runs after one warm-up; context setup (upload + 2^h·P table) and device memory
 // reported apart. Points are P_i = (s + i·t)·G from the test addon's generator, so results are
 // checked against the discrete-log model (Σ k_i·(s + i·t))·G: in full up to --check-max-log, and
-// in closed form for identical scalars.
+// in closed form for identical scalars. Points of more than PART_BYTES are generated and passed in
+// parts of at most that many bytes (MsmContext.create's parts form), so that 2^26 bases fit.
 
 import fs = require('fs');
 import path = require('path');
@@ -27,7 +28,13 @@ const USAGE = `Usage: node dist/bench/gpu.js [options]
   --check-max-log N     full model check up to 2^N (default 20)
   --seed N              PRNG seed
   --out FILE            JSON output (default bench/results/gpu-<device>.json)
+Points above 1 GiB are passed in 1 GiB parts (2^26 BLS12-381 points are 6 GiB; Node 20's typed
+arrays hold at most 4 GiB).
 `;
+
+// 1 GiB, ffjavascript's BigBuffer page: below Node 20's 2^32-byte typed arrays, and above it the
+// parts form runs already at BLS12-381 2^24 (1.5 GiB), not only at the 2^26 that needs it.
+const PART_BYTES = 2 ** 30;
 
 const MODES: Record<string, Record<string, unknown>> = {
   default: {},
@@ -42,6 +49,7 @@ interface Row {
   devices: string; // the --devices entry: a device index, 'all', or indices joined by '+'
   deviceNames: string[];
   distribution: string;
+  pointParts: number; // Uint8Arrays the points were passed in
   medianMs: number; // through the public API (MsmContext.msm: argument copy and checks included)
   runsMs: number[];
   engineMedianMs: number | null; // the CUDA engine alone (scalar upload, compute, result download)
@@ -160,7 +168,10 @@ async function main(): Promise<void> {
       const n = 2 ** lg;
       const s = 1n + rng.below(c.r - 1n),
         t = 1n + rng.below(c.r - 1n);
-      const pts = testing.generatePoints(curve, n, le(s), le(t));
+      const pointBytes = 2 * c.fieldBytes;
+      const partPoints = n * pointBytes > PART_BYTES ? Math.floor(PART_BYTES / pointBytes) : undefined;
+      const pts = partPoints === undefined ? testing.generatePoints(curve, n, le(s), le(t)) : testing.generatePoints(curve, n, le(s), le(t), partPoints);
+      const pointParts = Array.isArray(pts) ? pts.length : 1;
       // The same scalars for every mode, and each one's expected result (model or closed form).
       const sets = dists.map((dist) => {
         const ks = scalarBytes(rng, curve, n, dist);
@@ -228,6 +239,7 @@ async function main(): Promise<void> {
               devices: devSet,
               deviceNames: devs.names,
               distribution: dist,
+              pointParts,
               medianMs: median(times),
               runsMs: times,
               engineMedianMs: engineRunsMs ? median(engineRunsMs) : null,

@@ -103,7 +103,8 @@ export class MsmContext<G extends Group = 'g1'> {
 
   /**
    * Validate and load the bases. Points are checked on the curve by default (option `validate`).
-   * Scalars given to later calls must number `points.length`. Option `group: 'g2'` makes a
+   * Packed points may come in parts (an array of Uint8Array, each a whole number of points), for
+   * bases above one typed array. Scalars given to later calls must number the points. Option `group: 'g2'` makes a
    * context over G2 points (`{x: [c0, c1], y: [c0, c1]}`), whose results are G2 points.
    */
   static async create<G extends Group = 'g1'>(curve: CurveName, points: PointsInputOf<G>, options?: MsmOptions<G>): Promise<MsmContext<G>> {

@@ -14,13 +14,14 @@ export { MsmContext } from './context';
 export { CURVES, CURVE_NAMES, GROUPS, type Curve, type CurveName, type Group } from './curves';
 export { ERROR_CODES, MsmError, type MsmErrorCode } from './errors';
 export type { AffinePoint, ByteFormat, G2AffinePoint, PointOf } from './encoding';
-export type { AccumulationMode, BackendChoice, BaseMsmOptions, CallOptions, G2PointsInput, GroupOption, MsmOptions, PointFormat, PointValidation, PointsInput, PointsInputOf, ScalarsInput } from './validate';
+export type { AccumulationMode, BackendChoice, BaseMsmOptions, CallOptions, G2PointsInput, GroupOption, MsmOptions, PointFormat, PointParts, PointValidation, PointsInput, PointsInputOf, ScalarsInput } from './validate';
 export { AUTO_CUDA_MIN_POINTS } from './backend';
 
 /**
  * Σ scalars[i]·points[i] on `curve`. Resolves to the affine result, {x: 0n, y: 0n} for infinity.
  * With `group: 'g2'` the points and the result are G2 points, `{x: [c0, c1], y: [c0, c1]}`
- * (infinity all 0n). For many MSMs over the same points, MsmContext keeps them (and their
+ * (infinity all 0n). Packed points may come in parts (an array of Uint8Array, each a whole number
+ * of points). For many MSMs over the same points, MsmContext keeps them (and their
  * tables) resident. The inputs are taken when the call is made (packed ones copied, arrays read
  * once): changing them afterwards does not change the result.
  */

@@ -30,11 +30,12 @@
 //                              the CPU engine's buckets); the process and other contexts carry on
 //
 // Input bytes are taken at call time: before createContext/msm/msmBatch return their Promise, each
-// Uint8Array is copied into memory the addon owns, so nothing done to it afterwards (mutation,
+// Uint8Array (every part of createContext's points) is copied into memory the addon owns, so nothing done to it afterwards (mutation,
 // resize, transfer, collection) reaches the work. `owned: true` says instead that the caller made
 // the array itself and hands it over: it is held by reference, may be overwritten (decoded in
 // place), and must never be touched again: lib/ says so of its own encodings of bigint input and
 // of copyBytes() copies (of packed input that waits for something else before it is handed over).
+// Points in parts are always copied (into one buffer), whatever `owned` says.
 
 import nodeGypBuild = require('node-gyp-build');
 import path = require('path');
@@ -115,9 +116,11 @@ export interface NativeBinding {
   // Parses and converts the points (and checks them when validate > 0: 1 = on curve,
   // 2 = on curve and in the prime-order subgroup), then uploads them and builds the
   // precomputed table for cuda. All of it off the event loop.
+  // points: one Uint8Array, or parts (each a whole number of points) that it copies into one
+  // buffer at the call, so that decoding and the engines see one array of n points.
   createContext(
     curve: string,
-    points: Uint8Array,
+    points: Uint8Array | readonly Uint8Array[],
     pointFormat: 0 | 1,
     validate: 0 | 1 | 2,
     options: NativeContextOptions,

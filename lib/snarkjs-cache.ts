@@ -16,7 +16,7 @@ import { types } from 'util';
 import type { CurveName, Group } from './curves';
 import { toMsmError } from './errors';
 import { MsmContext } from './context';
-import type { MsmOptions } from './validate';
+import type { MsmOptions, PackedPoints } from './validate';
 
 /**
  * Bytes as snarkjs passes them: a Uint8Array, or an ffjavascript BigBuffer (pages of at most
@@ -49,6 +49,39 @@ export function contiguous(b: Bytes): Uint8Array {
   for (const p of b.parts) {
     out.set(p, at);
     at += p.byteLength;
+  }
+  return out;
+}
+
+/**
+ * Bases as parts for MsmContext.create, in place of one copy of them all: the pages as they are
+ * where each holds whole points (a G1 point of BN254 is 64 bytes, a 1 GiB page 2^24 of them);
+ * where a point straddles two pages (BLS12-381's 96 bytes), that point alone is copied into a
+ * part of its own, and the pages give views of the whole points between. byteLength is a
+ * multiple of pointBytes.
+ */
+export function pointParts(b: Bytes, pointBytes: number): Uint8Array | Uint8Array[] {
+  if (b.parts.length === 1) return b.parts[0];
+  const out: Uint8Array[] = [];
+  let straddling: Uint8Array | null = null; // the point begun at the end of an earlier page
+  let filled = 0;
+  for (const page of b.parts) {
+    let at = 0;
+    if (straddling) {
+      at = Math.min(pointBytes - filled, page.byteLength);
+      straddling.set(page.subarray(0, at), filled);
+      filled += at;
+      if (filled < pointBytes) continue; // a page smaller than a point
+      out.push(straddling);
+      straddling = null;
+    }
+    const whole = at + Math.floor((page.byteLength - at) / pointBytes) * pointBytes;
+    if (whole > at) out.push(page.subarray(at, whole));
+    if (whole < page.byteLength) {
+      straddling = new Uint8Array(pointBytes);
+      straddling.set(page.subarray(whole));
+      filled = page.byteLength - whole;
+    }
   }
   return out;
 }
@@ -130,7 +163,7 @@ export class ContextCache {
    * Σ scalars·bases on the context for `key`, creating it from `bases()` on a miss with
    * `options`. A creation that fails rejects every call waiting for it and leaves no entry.
    */
-  async msm(key: string, curve: CurveName, bases: () => Uint8Array, options: MsmOptions<Group>, scalars: Uint8Array): Promise<unknown> {
+  async msm(key: string, curve: CurveName, bases: () => PackedPoints, options: MsmOptions<Group>, scalars: Uint8Array): Promise<unknown> {
     let e = this.#entries.get(key);
     if (e) {
       this.#stats.hits++;
@@ -150,7 +183,7 @@ export class ContextCache {
     }
   }
 
-  #create(key: string, curve: CurveName, bases: () => Uint8Array, options: MsmOptions<Group>): Entry {
+  #create(key: string, curve: CurveName, bases: () => PackedPoints, options: MsmOptions<Group>): Entry {
     const entry: Entry = {
       key,
       ctx: null,
@@ -175,7 +208,7 @@ export class ContextCache {
   }
 
   /** MsmContext.create, once more after dropping the idle contexts when the memory ran out. */
-  async #open(curve: CurveName, bytes: Uint8Array, options: MsmOptions<Group>): Promise<MsmContext<Group>> {
+  async #open(curve: CurveName, bytes: PackedPoints, options: MsmOptions<Group>): Promise<MsmContext<Group>> {
     try {
       return await MsmContext.create(curve, bytes, options);
     } catch (err) {

@@ -34,7 +34,7 @@ import { nativeBinding } from './backend';
 import { CURVES, type Curve, type CurveName, type Group } from './curves';
 import { writeLE } from './encoding';
 import { MsmError, toMsmError } from './errors';
-import { ContextCache, bytesOf, contiguous, fingerprint, type Bytes, type CacheStats } from './snarkjs-cache';
+import { ContextCache, bytesOf, contiguous, fingerprint, pointParts, type Bytes, type CacheStats } from './snarkjs-cache';
 import { checkOptions, type BackendChoice, type MsmOptions } from './validate';
 
 export type { CacheStats } from './snarkjs-cache';
@@ -301,7 +301,7 @@ async function runG2(inst: Installation, curve: Curve, key: string, bases: Bytes
     const options: MsmOptions<'g2'> = { ...inst.msmOptions, backend, group: 'g2' };
     let r: unknown;
     try {
-      r = await inst.cache.msm(`${key}/${backend}`, curve.name, () => contiguous(bases), options, scalars);
+      r = await inst.cache.msm(`${key}/${backend}`, curve.name, () => pointParts(bases, 4 * curve.fieldBytes), options, scalars);
     } catch (e) {
       if (toMsmError(e).code === 'ERR_INVALID_OPTION') continue;
       throw e;
@@ -338,7 +338,7 @@ async function run(inst: Installation, original: AnyFn, self: unknown, args: unk
     const key = await fingerprint(curve.name, group, bases);
     const sc = contiguous(scalars);
     if (group === 'g1') {
-      const r = (await inst.cache.msm(key, curve.name, () => contiguous(bases), inst.msmOptions, sc)) as { x: bigint; y: bigint };
+      const r = (await inst.cache.msm(key, curve.name, () => pointParts(bases, pointBytes), inst.msmOptions, sc)) as { x: bigint; y: bigint };
       coords = [r.x, r.y];
     } else {
       coords = await runG2(inst, curve, key, bases, sc);

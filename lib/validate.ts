@@ -91,8 +91,14 @@ export interface CallOptions {
   scalarFormat?: ByteFormat;
 }
 
-export type PointsInput = readonly AffinePoint[] | Uint8Array;
-export type G2PointsInput = readonly G2AffinePoint[] | Uint8Array;
+/**
+ * Packed points in parts: Uint8Arrays concatenated in order, each a whole number of points, for
+ * bases larger than one typed array holds (2^32 bytes in Node 20), or held in pages (snarkjs's
+ * BigBuffer). Errors name a point by its index in the whole, as if one array had been passed.
+ */
+export type PointParts = readonly Uint8Array[];
+export type PointsInput = readonly AffinePoint[] | Uint8Array | PointParts;
+export type G2PointsInput = readonly G2AffinePoint[] | Uint8Array | PointParts;
 /** The points a call over `group` takes. */
 export type PointsInputOf<G extends Group> = G extends 'g2' ? G2PointsInput : PointsInput;
 export type ScalarsInput = readonly bigint[] | Uint8Array;
@@ -112,9 +118,12 @@ export interface ResolvedOptions {
   explicit: Set<string>; // options the caller set
 }
 
+/** Packed points for the addon: one array, or parts that it copies into one buffer. */
+export type PackedPoints = Uint8Array | PointParts;
+
 export interface PreparedPoints {
   n: number;
-  bytes: Uint8Array;
+  bytes: PackedPoints;
   format: ByteFormat;
 }
 
@@ -404,8 +413,8 @@ export interface TakenPoints {
   readonly n: number;
   readonly format: ByteFormat;
   readonly group: Group;
-  /** Packed: the caller's array, until the API entry point replaces it by its copy (takeBytes). */
-  bytes?: Uint8Array;
+  /** Packed: the caller's array, or its parts (in a list of our own), handed to the addon as they are. */
+  readonly bytes?: PackedPoints;
   /**
    * Array: the k = COORDINATES[group] F_p coordinates of point i at ki … ki + k − 1, in packed
    * order (one array: ~3× faster to fill cold than several).
@@ -441,27 +450,37 @@ export function takePoints(curve: Curve, points: unknown, opts: ResolvedOptions)
   }
   const k = COORDINATES[group];
   const pointBytes = k * curve.fieldBytes;
+  const where = `${curve.name}${group === 'g1' ? '' : ` ${group.toUpperCase()}`}`;
   if (packed(points)) {
     const len = byteLength(points);
     if (len % pointBytes !== 0) {
-      throw new MsmError('ERR_INVALID_ARGUMENT', `packed points must be a multiple of ${pointBytes} bytes for ${curve.name}${group === 'g1' ? '' : ` ${group.toUpperCase()}`} (got ${len})`);
+      throw new MsmError('ERR_INVALID_ARGUMENT', `packed points must be a multiple of ${pointBytes} bytes for ${where} (got ${len})`);
     }
     return { n: len / pointBytes, format: opts.pointFormat, group, bytes: points };
   }
   if (!isArray(points, 'points')) {
-    throw new MsmError('ERR_INVALID_ARGUMENT', `points must be an array of ${POINT_SHAPE[group]} bigints or a Uint8Array (got ${describe(points)})`);
-  }
-  if (opts.explicit.has('pointFormat') && opts.pointFormat !== 'canonical') {
-    throw new MsmError('ERR_INVALID_OPTION', `option 'pointFormat' applies to packed (Uint8Array) points only; ${POINT_SHAPE[group]} points hold integer coordinates`);
+    throw new MsmError('ERR_INVALID_ARGUMENT', `points must be an array of ${POINT_SHAPE[group]} bigints, a Uint8Array, or an array of Uint8Array parts (got ${describe(points)})`);
   }
   const n = arrayLength(points, 'points');
   const a = points as unknown[];
+  // The first element decides the form: a Uint8Array makes the array a list of parts. It is read
+  // once, here, and not again by the loop below.
+  let first: unknown;
+  try {
+    if (n > 0) first = a[0];
+  } catch (e) {
+    throw unreadable('points[0]', e, 0);
+  }
+  if (packed(first)) return takeParts(a, n, first, pointBytes, where, opts);
+  if (opts.explicit.has('pointFormat') && opts.pointFormat !== 'canonical') {
+    throw new MsmError('ERR_INVALID_OPTION', `option 'pointFormat' applies to packed (Uint8Array) points only; ${POINT_SHAPE[group]} points hold integer coordinates`);
+  }
   // Preallocated (push is 3× slower): 2^20 points in 25–35 ms, all of it on the event loop.
   const xy: unknown[] = new Array(k * n);
   let i = 0;
   try {
     for (; i < n; i++) {
-      const pt = a[i] as { x?: unknown; y?: unknown } | null;
+      const pt = (i === 0 ? first : a[i]) as { x?: unknown; y?: unknown } | null;
       if (pt !== null && typeof pt === 'object') {
         const x = pt.x;
         const y = pt.y;
@@ -479,6 +498,34 @@ export function takePoints(curve: Curve, points: unknown, opts: ResolvedOptions)
     throw unreadable(`points[${i}]`, e, i);
   }
   return { n, format: 'canonical', group, xy };
+}
+
+/**
+ * Packed points in parts (points[0], already read, is a Uint8Array): each further part read once
+ * into a list of our own, every one a Uint8Array of whole points. The addon copies the list into
+ * one buffer, so that decoding, and the point errors' indices, see one array.
+ */
+function takeParts(a: unknown[], len: number, first: Uint8Array, pointBytes: number, where: string, opts: ResolvedOptions): TakenPoints {
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for (let i = 0; i < len; i++) {
+    let part: unknown = first;
+    try {
+      if (i > 0) part = a[i];
+    } catch (e) {
+      throw unreadable(`points[${i}]`, e);
+    }
+    if (!packed(part)) {
+      throw new MsmError('ERR_INVALID_ARGUMENT', `points[${i}] must be a Uint8Array, as points[0] is: an array of packed parts holds nothing else (got ${describe(part)})`);
+    }
+    const bytes = byteLength(part);
+    if (bytes % pointBytes !== 0) {
+      throw new MsmError('ERR_INVALID_ARGUMENT', `points[${i}], a part of packed points, must be a whole number of ${pointBytes}-byte points for ${where} (got ${bytes} bytes)`);
+    }
+    parts.push(part);
+    total += bytes; // exact: below 2^53
+  }
+  return { n: total / pointBytes, format: opts.pointFormat, group: opts.group, bytes: parts };
 }
 
 /** The shape and count of the scalars, and their snapshot. Synchronous, like takePoints. */
@@ -547,6 +594,9 @@ export async function preparePoints(curve: Curve, t: TakenPoints): Promise<Prepa
   await inSlices(t.n, (lo, hi) => {
     for (let i = lo; i < hi; i++) {
       if (xy[k * i] === NOT_A_POINT) {
+        if (packed(xy[k * i + 1])) {
+          throw new MsmError('ERR_INVALID_ARGUMENT', `points[${i}] is a Uint8Array but points[0] is not: point objects and packed parts cannot be mixed`, i);
+        }
         throw new MsmError('ERR_INVALID_ARGUMENT', `points[${i}] must be an object ${POINT_SHAPE[t.group]} with bigint coordinates (got ${describe(xy[k * i + 1])})`, i);
       }
       let zero = true;

@@ -41,9 +41,10 @@ const fake: NativeBinding = {
     calls.push({ fn: 'createContext', args: [curve, points, pointFormat, validate, options, owned] });
     const fb = CURVES[curve as CurveName].fieldBytes;
     const pb = (options.group === 'g2' ? 4 : 2) * fb; // a point's bytes, and the result's
+    const bytes = 'byteLength' in points ? points.byteLength : points.reduce((sum, p) => sum + p.byteLength, 0);
     return {
-      size: points.byteLength / pb,
-      memory: { host: points.byteLength, device: 0 },
+      size: bytes / pb,
+      memory: { host: bytes, device: 0 },
       windowBits: options.windowBits || 7,
       tau: 0,
       async msm(scalars, fmt, checkRange, owned) {
@@ -278,6 +279,26 @@ test('packed inputs reach the addon (or are copied) before the call returns, wit
   expect(calls[1].args).toEqual([S, 1, true, false]);
   expect(calls[1].args[0]).toBe(S);
   await inflight;
+  ctx.close();
+});
+
+test('points in parts reach the addon before the call returns, as a list of its own, copied there (owned: false)', async () => {
+  const P = encodePoints(c, pts, 'montgomery');
+  const parts = [P.subarray(0, 64), P.subarray(64, 64), P.subarray(64)];
+  const S = encodeScalars(c, [1n, 2n, 3n]);
+  const pending = msm('bn254', parts, S, { pointFormat: 'lem' });
+  expect(calls.map((x) => x.fn)).toEqual(['createContext', 'copyBytes']);
+  const given = calls[0].args[1] as Uint8Array[];
+  expect(given).not.toBe(parts); // a snapshot: what is done to the caller's list afterwards cannot reach it
+  expect(given).toHaveLength(3);
+  given.forEach((p, i) => expect(p).toBe(parts[i]));
+  expect(calls[0].args.slice(2)).toEqual([1, 1, { backend: 'cpu', device: 0, windowBits: 0, tau: -1, accumulation: 'xyzz', threads: 0, group: 'g1' }, false]);
+  await pending;
+  calls.length = 0;
+  const ctx = await MsmContext.create('bn254', parts, { pointFormat: 'lem' });
+  expect(calls.map((x) => x.fn)).toEqual(['createContext']);
+  expect(calls[0].args[5]).toBe(false);
+  expect(ctx.size).toBe(3);
   ctx.close();
 });
 

@@ -1,25 +1,13 @@
 // Every error code that bad input can reach through the native addon (those raised in
 // TypeScript are in validate.test.ts), with the offending index where there is one.
 
-import { CURVES, CURVE_NAMES, info, msm, MsmContext, MsmError, type CurveName, type MsmErrorCode } from '../lib';
+import { CURVES, CURVE_NAMES, info, msm, MsmContext, type CurveName, type MsmError } from '../lib';
 import { encodePoints, encodeScalars, writeLE } from '../lib/encoding';
 import { affMul, onCurve, pointAtOrAfter, toAff, jacMul, toJac } from './model/ec';
 import { fieldOf, fromModel, progression, seededRng, unreducedAtSplits, unreducedScalars } from './support/data';
+import { rejects } from './support/expect';
 
 const rng = seededRng('errors.test');
-
-async function rejects(p: Promise<unknown>, code: MsmErrorCode, index?: number): Promise<MsmError> {
-  const e = await p.then(
-    () => {
-      throw new Error(`expected ${code}, but it resolved`);
-    },
-    (x: unknown) => x,
-  );
-  expect(e).toBeInstanceOf(MsmError);
-  expect((e as MsmError).code).toBe(code);
-  expect((e as MsmError).index).toBe(index);
-  return e as MsmError;
-}
 
 function dataset(name: CurveName, n: number) {
   const c = CURVES[name];

@@ -10,10 +10,11 @@ import { normalizeZ, pippenger } from '@noble/curves/abstract/curve.js';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { bn254 } from '@noble/curves/bn254.js';
 import { buildBls12381, buildBn128, type WasmCurve } from 'ffjavascript';
-import { AUTO_CUDA_MIN_POINTS, CURVES, msm, MsmContext, MsmError, type G2AffinePoint, type MsmErrorCode } from '../lib';
+import { AUTO_CUDA_MIN_POINTS, CURVES, msm, MsmContext, type G2AffinePoint } from '../lib';
 import { encodePoints, encodeScalars, writeLE } from '../lib/encoding';
 import { add2, INF2, mul2, twistPoint, TWISTS, type Aff2 } from './model/fp2';
 import { mixedScalars, scalarDistributions, seededRng, unreducedScalars } from './support/data';
+import { rejects } from './support/expect';
 
 const rng = seededRng('g2-msm.test');
 const G2_CURVES = ['bn254', 'bls12-381'] as const;
@@ -88,19 +89,6 @@ function atOffset(bytes: Uint8Array, offset: number): Uint8Array {
   const big = new Uint8Array(bytes.byteLength + offset + 5);
   big.set(bytes, offset);
   return big.subarray(offset, offset + bytes.byteLength);
-}
-
-async function rejects(p: Promise<unknown>, code: MsmErrorCode, index?: number, message?: RegExp): Promise<void> {
-  const e = await p.then(
-    (v) => {
-      if (v instanceof MsmContext) v.close();
-      throw new Error(`expected ${code}, but it resolved`);
-    },
-    (x: unknown) => x,
-  );
-  expect(e).toBeInstanceOf(MsmError);
-  expect({ code: (e as MsmError).code, index: (e as MsmError).index }).toEqual({ code, index });
-  if (message) expect((e as MsmError).message).toMatch(message);
 }
 
 describe.each(G2_CURVES)('%s G2, backend cpu', (name) => {

@@ -2,7 +2,8 @@
 // What could crash runs in a child process (test/support/child.ts): a crash fails its test.
 //
 // - inputs are taken at call time: mutation, resize(0), transfer and drop right after the call, at
-//   several sizes, on msm, MsmContext.create, ctx.msm and msmBatch, give the original input's result;
+//   several sizes, on msm, MsmContext.create, ctx.msm and msmBatch (points packed, in parts or
+//   bigints), give the original input's result;
 // - worker.terminate() and process.exit() during the work, and allocation failures in the engine's
 //   threads, leave the process alive (ERR_OUT_OF_MEMORY) or end it with the status asked for;
 // - every failure, however odd the argument, is an MsmError with a stable code.
@@ -21,6 +22,8 @@ describe('inputs are taken at call time (a child process each)', () => {
   for (const api of ['msm', 'create', 'ctx.msm', 'msmBatch'] as Api[]) {
     for (const action of ['mutate', 'resize', 'transfer', 'drop'] as Action[]) cases.push([api, action, 'packed']);
     cases.push([api, 'mutate', 'bigint']);
+    // points in parts (issue 13): the APIs that take points
+    if (api === 'msm' || api === 'create') for (const action of ['mutate', 'resize', 'transfer', 'drop'] as Action[]) cases.push([api, action, 'parts']);
   }
   test.each(cases)('%s, %s right after the call (%s input): the result of the original input', (api, action, input) => {
     const seed = rng.u32() >>> 8;

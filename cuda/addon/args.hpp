@@ -63,6 +63,17 @@ class InputBytes {
     }
   }
 
+  // Parts of one input (packed points in several Uint8Arrays, already checked), copied into one
+  // buffer, in order: the worker sees them as if one array had been passed.
+  void take_parts(const std::vector<Napi::Uint8Array>& parts) {
+    std::vector<HostBytes::Part> spans;
+    spans.reserve(parts.size());
+    for (const auto& a : parts) spans.push_back(HostBytes::Part{a.Data(), a.ByteLength()});
+    copy_ = HostBytes::copy_of_parts(spans);
+    data_ = copy_.data();
+    size_ = copy_.size();
+  }
+
   // One MSM's scalars for engine: its copy (Engine::take_scalars, upload_now passed on), which
   // also scans them for values ≥ r, so that the worker need not read them all again.
   void take_scalars(const Napi::Value& v, bool owned, Engine& engine, bool upload_now) {
@@ -85,6 +96,45 @@ class InputBytes {
   bool scanned_ = false;
   int64_t first_unreduced_ = -1;
 };
+
+inline bool is_uint8_array(const Napi::Value& v) {
+  return v.IsTypedArray() && v.As<Napi::TypedArray>().TypedArrayType() == napi_uint8_array;
+}
+
+// Packed points: one Uint8Array, or an array of them (parts, concatenated in order: lib/validate.ts
+// takePoints), each a whole number of points of point_bytes. Every element is read before any is
+// checked, so that no JS (an element's getter) runs between the checks and the copy. The total
+// is summed in size_t, an overflow refused: nothing is truncated. list: whether it was an array.
+inline bool get_point_parts(const Napi::Value& v, size_t point_bytes, std::vector<Napi::Uint8Array>& parts,
+                            size_t& total, bool& list, Failure& f) {
+  parts.clear();
+  total = 0;
+  list = v.IsArray();
+  if (!list) {
+    if (!is_uint8_array(v)) return invalid(f, "points must be a Uint8Array or an array of Uint8Array");
+    parts.push_back(v.As<Napi::Uint8Array>());
+  } else {
+    auto arr = v.As<Napi::Array>();
+    const uint32_t count = arr.Length();
+    std::vector<Napi::Value> given;
+    given.reserve(count);
+    for (uint32_t i = 0; i < count; ++i) given.push_back(arr.Get(i));
+    for (uint32_t i = 0; i < count; ++i) {
+      if (!is_uint8_array(given[i])) return invalid(f, "points[" + std::to_string(i) + "] must be a Uint8Array (a part)");
+      parts.push_back(given[i].As<Napi::Uint8Array>());
+    }
+  }
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const size_t bytes = parts[i].ByteLength();
+    if (bytes % point_bytes != 0)
+      return invalid(f, (list ? "points[" + std::to_string(i) + "] (a part) has " : std::string("points byte length ")) +
+                            std::to_string(bytes) + (list ? " bytes, not" : " is not") + " a multiple of " +
+                            std::to_string(point_bytes));
+    if (bytes > SIZE_MAX - total) return invalid(f, "points: the parts' total byte length overflows");
+    total += bytes;
+  }
+  return true;
+}
 
 // An integer in [lo, hi]; `undefined` gives dflt.
 inline bool get_int(const Napi::Value& v, const char* what, int lo, int hi, int dflt, int& out, Failure& f) {

@@ -361,16 +361,14 @@ Napi::Value create_context_body(const Napi::CallbackInfo& info) {
     opt.accumulation = Accumulation(mode);
     opt.group = Group(group);
   }
-  // The options object's getters have run: from here on no JS runs until the points are taken.
-  if (!info[1].IsTypedArray() || info[1].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array)
-    return rejected(env, "ERR_INVALID_ARGUMENT", "points must be a Uint8Array");
   // A group the curve lacks throws ERR_INVALID_OPTION here, which promise_call turns into the rejection.
   const size_t point_bytes = 2 * curve_shape(curve, opt.group).field_bytes;
-  const size_t bytes = info[1].As<Napi::Uint8Array>().ByteLength();
-  if (bytes % point_bytes != 0)
-    return rejected(env, "ERR_INVALID_ARGUMENT",
-                    "points byte length " + std::to_string(bytes) + " is not a multiple of " +
-                        std::to_string(point_bytes));
+  // The options object's getters have run, then the parts' (get_point_parts): from here on no JS
+  // runs until the points are taken.
+  std::vector<Napi::Uint8Array> parts;
+  size_t bytes = 0;
+  bool list = false;
+  if (!get_point_parts(info[1], point_bytes, parts, bytes, list, f)) return rejected(env, f);
   // The native re-check of lib/validate.ts, before any work is queued (and before the points are
   // copied): the point decoding already runs on opt.threads threads.
   try {
@@ -379,8 +377,12 @@ Napi::Value create_context_body(const Napi::CallbackInfo& info) {
   } catch (const EngineError& e) {
     return rejected(env, Failure{e.code, e.what(), e.index});
   }
+  // Parts are the caller's (lib/ hands over only its own single arrays as owned): always copied.
   InputBytes points;
-  points.take(info[1], owned);
+  if (list)
+    points.take_parts(parts);
+  else
+    points.take(info[1], owned);
   const bool cuda = Backend(backend) == Backend::cuda;
   auto* w = new CreateWorker(env, curve, std::move(points), format, validate, cuda, opt);
   Napi::Promise p = w->promise();

@@ -9,7 +9,8 @@ namespace msm::addon {
 // Defines the NativeContext class for this environment (kept in the addon's instance data).
 void init_context_class(Napi::Env env);
 
-// createContext(curve, points, pointFormat, validate, options) → Promise<NativeContext>.
+// createContext(curve, points, pointFormat, validate, options, owned) → Promise<NativeContext>;
+// points a Uint8Array or an array of them (parts, copied into one buffer at the call).
 Napi::Value create_context(const Napi::CallbackInfo& info);
 
 // copyBytes(bytes) → Uint8Array: a copy taken now, for lib/ to hand over later (owned = true).

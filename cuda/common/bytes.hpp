@@ -101,6 +101,30 @@ class HostBytes {
     split(size, [&](size_t lo, size_t hi) { copy_range(dst, src, lo, hi, inspect); });
   }
 
+  // The concatenation of parts (the caller checked that their sizes sum without overflow), copied
+  // as one range split over the threads, so that many small parts start no more threads than one
+  // large one; throws std::bad_alloc.
+  struct Part {
+    const uint8_t* data;
+    size_t size;
+  };
+  static HostBytes copy_of_parts(const std::vector<Part>& parts) {
+    std::vector<size_t> ends(parts.size());
+    size_t total = 0;
+    for (size_t i = 0; i < parts.size(); ++i) ends[i] = total += parts[i].size;
+    HostBytes b = allocate(total);
+    uint8_t* dst = b.data();
+    split(total, [&](size_t lo, size_t hi) {
+      // the first part that ends after lo (empty parts end where they start: skipped)
+      for (size_t i = size_t(std::upper_bound(ends.begin(), ends.end(), lo) - ends.begin()); lo < hi; ++i) {
+        const size_t to = std::min(hi, ends[i]);
+        if (to > lo) std::memcpy(dst + lo, parts[i].data + (lo - (ends[i] - parts[i].size)), to - lo);
+        lo = to;
+      }
+    });
+    return b;
+  }
+
   // fn(lo, hi) over [0, size) in one contiguous range per thread, on up to kMaxThreads threads,
   // every boundary but size a multiple of kUnit. Below kSlice per thread, starting a thread costs
   // more than it saves.

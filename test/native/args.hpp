@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/bytes.hpp"
 #include "engine.hpp"
 
 namespace msm::testing {
@@ -30,6 +31,24 @@ inline uint32_t u32_arg(const Napi::CallbackInfo& cb, size_t i, const char* what
   const double v = cb[i].As<Napi::Number>().DoubleValue();
   if (!(v >= 0 && v <= 4294967295.0) || v != double(uint64_t(v))) fail(cb.Env(), std::string("bad ") + what);
   return uint32_t(v);
+}
+
+// A Uint8Array, or an array of them (generatePoints' parts), copied into one buffer.
+inline HostBytes bytes_arg(const Napi::CallbackInfo& cb, size_t i, const char* what) {
+  std::vector<HostBytes::Part> parts;
+  const auto take = [&](const Napi::Value& v) {
+    if (!v.IsTypedArray() || v.As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array)
+      fail(cb.Env(), std::string("expected a Uint8Array or an array of them: ") + what);
+    auto a = v.As<Napi::Uint8Array>();
+    parts.push_back(HostBytes::Part{a.Data(), a.ByteLength()});
+  };
+  if (cb.Length() > i && cb[i].IsArray()) {
+    auto arr = cb[i].As<Napi::Array>();
+    for (uint32_t k = 0; k < arr.Length(); ++k) take(arr.Get(k));
+  } else {
+    take(cb.Length() > i ? cb[i] : cb.Env().Undefined());
+  }
+  return HostBytes::copy_of_parts(parts);
 }
 
 template <class T>

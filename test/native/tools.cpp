@@ -3,6 +3,7 @@
 // of the CPU backend's AVX-512 IFMA path.
 #include <napi.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <string>
@@ -26,14 +27,14 @@ namespace {
 
 // P_i = (s + i·t)·G for i < n, canonical little-endian x‖y (all zeros for O), on all cores:
 // each thread walks its range by mixed additions of t·G and normalises it with one inversion.
-template <class G>
-std::vector<uint8_t> generate_points(size_t n, const uint64_t* s, const uint64_t* t) {
+// Point i goes to at(i), which the caller zero-filled (O is written by leaving it so).
+template <class G, class At>
+void generate_points(size_t n, const uint64_t* s, const uint64_t* t, const At& at) {
   using F = typename G::field;
   using A = ec::Affine<F>;
   using X = ec::XYZZ<F>;
   const A g{F::to_mont(F::template from_table<typename G::gen_x>()), F::to_mont(F::template from_table<typename G::gen_y>())};
   const A S = ec::scalar_mul(g, s, 4).to_affine(), Tp = ec::scalar_mul(g, t, 4).to_affine();
-  std::vector<uint8_t> out(n * 2 * F::BYTES, 0);
   parallel_ranges(n, default_threads(0), 1024, [&](size_t lo, size_t hi) {
     const uint64_t idx[1] = {uint64_t(lo)};
     X acc = ec::scalar_mul(Tp, idx, 1).add(S);
@@ -52,28 +53,45 @@ std::vector<uint8_t> generate_points(size_t n, const uint64_t* s, const uint64_t
       if (x.is_inf()) continue;
       const F d = inv * (i > lo ? pre[i - lo - 1] : F::one());  // (ZZ·ZZZ)⁻¹
       inv = inv * (x.ZZ * x.ZZZ);
-      F::from_mont(x.X * (x.ZZZ * d)).store_le(&out[i * 2 * F::BYTES]);
-      F::from_mont(x.Y * (x.ZZ * d)).store_le(&out[i * 2 * F::BYTES + F::BYTES]);
+      uint8_t* out = at(i);
+      F::from_mont(x.X * (x.ZZZ * d)).store_le(out);
+      F::from_mont(x.Y * (x.ZZ * d)).store_le(out + F::BYTES);
     }
   });
-  return out;
 }
 
-// generatePoints(curve, n, s: Uint8Array(32), t: Uint8Array(32)) → Uint8Array (canonical x‖y).
+// generatePoints(curve, n, s: Uint8Array(32), t: Uint8Array(32), partPoints?) → Uint8Array
+// (canonical x‖y), or with partPoints the same bytes as Uint8Array[] of partPoints points each
+// (the last one fewer): bases larger than one typed array (the bench's 2^26), written straight into
+// the arrays returned.
 Napi::Value generate_points_js(const Napi::CallbackInfo& cb) {
-  if (cb.Length() < 1 || !cb[0].IsString()) fail(cb.Env(), "expected a curve");
+  Napi::Env env = cb.Env();
+  if (cb.Length() < 1 || !cb[0].IsString()) fail(env, "expected a curve");
   const std::string name = cb[0].As<Napi::String>();
   const uint32_t n = u32_arg(cb, 1, "n");
   auto sb = typed_arg<Napi::Uint8Array>(cb, 2, "s");
   auto tb = typed_arg<Napi::Uint8Array>(cb, 3, "t");
-  if (sb.ByteLength() != 32 || tb.ByteLength() != 32) fail(cb.Env(), "s and t are 32 bytes");
+  if (sb.ByteLength() != 32 || tb.ByteLength() != 32) fail(env, "s and t are 32 bytes");
+  const bool in_parts = cb.Length() > 4 && !cb[4].IsUndefined();
+  const size_t per = in_parts ? u32_arg(cb, 4, "partPoints") : std::max<size_t>(n, 1);
+  if (per == 0) fail(env, "partPoints must be at least 1");
   uint64_t s[4] = {}, t[4] = {};
   for (int i = 0; i < 32; ++i) s[i / 8] |= uint64_t(sb[i]) << (8 * (i % 8)), t[i / 8] |= uint64_t(tb[i]) << (8 * (i % 8));
-  const std::vector<uint8_t> v =
-      visit_curve(curve_arg(cb.Env(), name), [&](auto g) { return generate_points<decltype(g)>(n, s, t); });
-  auto a = Napi::Uint8Array::New(cb.Env(), v.size());
-  if (!v.empty()) std::memcpy(a.Data(), v.data(), v.size());
-  return a;
+  const CurveId id = curve_arg(env, name);
+  const size_t point_bytes = 2 * curve_shape(id).field_bytes;
+  std::vector<Napi::Uint8Array> parts;
+  std::vector<uint8_t*> data;
+  for (size_t lo = 0; lo < n || parts.empty(); lo += per) {
+    parts.push_back(Napi::Uint8Array::New(env, (std::min<size_t>(n, lo + per) - lo) * point_bytes));  // zeroed
+    data.push_back(parts.back().Data());
+  }
+  visit_curve(id, [&](auto g) {
+    generate_points<decltype(g)>(n, s, t, [&](size_t i) { return data[i / per] + (i % per) * point_bytes; });
+  });
+  if (!in_parts) return parts[0];
+  auto list = Napi::Array::New(env, n ? parts.size() : 0);
+  for (size_t k = 0; n && k < parts.size(); ++k) list.Set(uint32_t(k), parts[k]);
+  return list;
 }
 
 // The (curve, count, seed) arguments of the field self-tests.
@@ -131,7 +149,8 @@ Napi::Value release_device_js(const Napi::CallbackInfo& cb) {
   return env.Undefined();
 }
 
-// engineBench(curve, points: Uint8Array (canonical x‖y), scalars: Uint8Array, runs, windowBits, tau)
+// engineBench(curve, points: Uint8Array or Uint8Array[] (canonical x‖y, parts concatenated),
+//             scalars: Uint8Array, runs, windowBits, tau)
 //   → { setupMs, runsMs: number[], deviceMemory, windowBits, tau, result: Uint8Array }
 // The CUDA engine alone (no N-API argument copies): context creation (upload + table) timed
 // apart; each run uploads the scalars, computes and downloads the result. CUDA builds only.
@@ -140,17 +159,17 @@ Napi::Value engine_bench(const Napi::CallbackInfo& cb) {
 #if defined(MSM_WITH_CUDA)
   if (cb.Length() < 1 || !cb[0].IsString()) fail(env, "expected a curve");
   const std::string name = cb[0].As<Napi::String>();
-  auto pts = typed_arg<Napi::Uint8Array>(cb, 1, "points");
+  HostBytes pts = bytes_arg(cb, 1, "points");
   auto sc = typed_arg<Napi::Uint8Array>(cb, 2, "scalars");
   const uint32_t runs = u32_arg(cb, 3, "runs");
   EngineOptions opt;
   opt.window_bits = int(u32_arg(cb, 4, "windowBits"));
   opt.tau = cb.Length() > 5 && cb[5].IsNumber() ? cb[5].As<Napi::Number>().Int32Value() : -1;
   const CurveId id = curve_arg(env, name);
-  const size_t fb = curve_shape(id).field_bytes, n = pts.ByteLength() / (2 * fb);
+  const size_t fb = curve_shape(id).field_bytes, n = pts.size() / (2 * fb);
   if (sc.ByteLength() != 32 * n) fail(env, "scalars must be 32 bytes per point");
   try {
-    AffineBuffer buf = decode_points(id, Group::g1, pts.Data(), n, PointFormat::Canonical, Validation::None, 0);
+    AffineBuffer buf = decode_points(id, Group::g1, pts.data(), n, PointFormat::Canonical, Validation::None, 0);
     const auto t0 = std::chrono::steady_clock::now();
     auto eng = make_cuda_engine(id, std::move(buf), opt);
     const double setup = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -7,7 +7,7 @@ import { expectClean, runChild, type ChildOptions } from './child';
 
 export type Api = 'msm' | 'create' | 'ctx.msm' | 'msmBatch';
 export type Action = 'mutate' | 'resize' | 'transfer' | 'drop';
-export type InputKind = 'packed' | 'bigint';
+export type InputKind = 'packed' | 'bigint' | 'parts'; // parts: the points as three uneven Uint8Arrays
 
 export interface MutationCase {
   api: Api;
@@ -45,6 +45,15 @@ function scrub(bytes) {
 }
 // The input the API is given, and what the caller does to it right after the call.
 function victim(u8, what) {
+  if (C.input === 'parts' && what === 'points') {
+    // cut before points ⌊n/3⌋ and ⌊n/2⌋ + 1 (n = 1: two empty parts), each part abused alike,
+    // then the list itself emptied
+    const pb = 2 * curve.fieldBytes, n = u8.length / pb;
+    const edges = [0, Math.floor(n / 3), Math.min(n, Math.floor(n / 2) + 1), n];
+    const parts = edges.slice(1).map((e, i) => packedVictim(u8.subarray(edges[i] * pb, e * pb)));
+    const list = parts.map((p) => p.input);
+    return { input: list, abuse: () => { for (const p of parts) p.abuse(); list.length = 0; } };
+  }
   if (C.input === 'bigint') {
     const arr = what === 'points' ? decodePoints(curve, u8) : decodeScalars(curve, u8);
     return {
@@ -57,6 +66,9 @@ function victim(u8, what) {
       },
     };
   }
+  return packedVictim(u8);
+}
+function packedVictim(u8) {
   switch (C.action) {
     case 'mutate': {
       const v = new Uint8Array(u8);

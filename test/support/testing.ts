@@ -75,10 +75,13 @@ export interface TestingAddon {
   ctAggregate(index: Uint32Array, buffer: BigUint64Array, c: number): BigUint64Array;
   homogeneousCheck(curve: string, count: number, seed: number): SelftestResult;
   // tools.cpp
-  generatePoints(curve: string, n: number, s: Uint8Array, t: Uint8Array): Uint8Array; // canonical x‖y
+  // P_i = (s + i·t)·G, canonical x‖y; with partPoints, the same bytes in parts of that many points
+  // (the last one fewer; [] for n = 0), for bases above one typed array.
+  generatePoints(curve: string, n: number, s: Uint8Array, t: Uint8Array): Uint8Array;
+  generatePoints(curve: string, n: number, s: Uint8Array, t: Uint8Array, partPoints: number): Uint8Array[];
   engineBench(
     curve: string,
-    points: Uint8Array,
+    points: Uint8Array | readonly Uint8Array[], // parts concatenated
     scalars: Uint8Array,
     runs: number,
     windowBits: number,
