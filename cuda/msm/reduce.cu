@@ -19,8 +19,8 @@ template <class F>
 __device__ __forceinline__ ec::XYZZ<F> as_xyzz(const ec::XYZZ<F>& p) {
   return p;
 }
-template <class F, unsigned B>
-__device__ __forceinline__ ec::XYZZ<F> as_xyzz(const ec::Homogeneous<F, B>& p) {
+template <class G>
+__device__ __forceinline__ ec::XYZZ<typename G::field> as_xyzz(const ec::Homogeneous<G>& p) {
   return p.to_xyzz();
 }
 

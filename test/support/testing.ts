@@ -73,9 +73,10 @@ export interface TestingAddon {
   // stages_ct.cpp: §5 and the complete formulas
   accumulateCt(keys: Uint32Array, weights: BigUint64Array, T: number, c: number): { index: Uint32Array; buffer: BigUint64Array };
   ctAggregate(index: Uint32Array, buffer: BigUint64Array, c: number): BigUint64Array;
-  homogeneousCheck(curve: string, count: number, seed: number): SelftestResult;
+  homogeneousCheck(curve: string, count: number, seed: number, group?: 'g1' | 'g2'): SelftestResult; // g2: bn254, bls12-381
   // tools.cpp
-  generatePoints(curve: string, n: number, s: Uint8Array, t: Uint8Array): Uint8Array; // canonical x‖y
+  // P_i = (s + i·t)·G of the group (default g1), canonical x‖y (G2: x.c0‖x.c1‖y.c0‖y.c1)
+  generatePoints(curve: string, n: number, s: Uint8Array, t: Uint8Array, group?: 'g1' | 'g2'): Uint8Array;
   engineBench(
     curve: string,
     points: Uint8Array,
