@@ -83,7 +83,7 @@ void launch_reduce(const Workspace<G>& w, int device, cudaStream_t s) {
 }
 
 #define MSM_INSTANTIATE(G) template void launch_reduce<G>(const Workspace<G>&, int, cudaStream_t);
-MSM_FOR_EACH_CURVE(MSM_INSTANTIATE)
+MSM_FOR_EACH_STAGE_CURVE(MSM_INSTANTIATE)
 #undef MSM_INSTANTIATE
 
 }  // namespace msm::gpu
