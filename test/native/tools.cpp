@@ -59,7 +59,8 @@ std::vector<uint8_t> generate_points(size_t n, const uint64_t* s, const uint64_t
   return out;
 }
 
-// generatePoints(curve, n, s: Uint8Array(32), t: Uint8Array(32)) → Uint8Array (canonical x‖y).
+// generatePoints(curve, n, s: Uint8Array(32), t: Uint8Array(32), group?) → Uint8Array (canonical
+// x‖y; G2: x.c0‖x.c1‖y.c0‖y.c1), the points of `group` (default G1) from its generator.
 Napi::Value generate_points_js(const Napi::CallbackInfo& cb) {
   if (cb.Length() < 1 || !cb[0].IsString()) fail(cb.Env(), "expected a curve");
   const std::string name = cb[0].As<Napi::String>();
@@ -69,8 +70,13 @@ Napi::Value generate_points_js(const Napi::CallbackInfo& cb) {
   if (sb.ByteLength() != 32 || tb.ByteLength() != 32) fail(cb.Env(), "s and t are 32 bytes");
   uint64_t s[4] = {}, t[4] = {};
   for (int i = 0; i < 32; ++i) s[i / 8] |= uint64_t(sb[i]) << (8 * (i % 8)), t[i / 8] |= uint64_t(tb[i]) << (8 * (i % 8));
-  const std::vector<uint8_t> v =
-      visit_curve(curve_arg(cb.Env(), name), [&](auto g) { return generate_points<decltype(g)>(n, s, t); });
+  const Group group = group_arg(cb, 4);
+  std::vector<uint8_t> v;
+  try {
+    v = visit_group(curve_arg(cb.Env(), name), group, [&](auto g) { return generate_points<decltype(g)>(n, s, t); });
+  } catch (const EngineError& e) {
+    fail(cb.Env(), e.what());
+  }
   auto a = Napi::Uint8Array::New(cb.Env(), v.size());
   if (!v.empty()) std::memcpy(a.Data(), v.data(), v.size());
   return a;
@@ -86,23 +92,29 @@ struct SelftestArgs {
   return SelftestArgs{cb[0].As<Napi::String>(), u32_arg(cb, 1, "count"), u32_arg(cb, 2, "seed")};
 }
 
-// gpuFieldSelftest(curve, count, seed) → { checked, mismatches, first } (CUDA builds only).
-Napi::Value gpu_field_selftest(const Napi::CallbackInfo& cb) {
+// The device self-tests of gpu_selftest.hpp, as hooks (CUDA builds only; undefined otherwise):
+//   gpuFieldSelftest(curve, count, seed) → { checked, mismatches, first }: the curve's base field;
+//   gpuFp2Selftest(curve, count, seed) → the same for G2's Fp2 (curves with a G2).
+enum class GpuSelftest { field, fp2 };
+Napi::Value gpu_selftest_js(const Napi::CallbackInfo& cb, GpuSelftest which) {
   Napi::Env env = cb.Env();
 #if defined(MSM_WITH_CUDA)
   const SelftestArgs a = selftest_args(cb);
-  const uint32_t count = a.count, seed = a.seed;
   const CurveId id = curve_arg(env, a.curve);
   try {
-    const gpu::FieldSelftest r = gpu::field_selftest(id, count, seed);
+    const gpu::FieldSelftest r =
+        which == GpuSelftest::fp2 ? gpu::fp2_selftest(id, a.count, a.seed) : gpu::field_selftest(id, a.count, a.seed);
     return selftest_result(env, double(r.checked), double(r.mismatches), r.first);
   } catch (const EngineError&) {
     throw Napi::Error(env, addon::Failure::from_current_exception().to_js(env));
   }
 #else
+  (void)which;
   return env.Undefined();
 #endif
 }
+Napi::Value gpu_field_selftest(const Napi::CallbackInfo& cb) { return gpu_selftest_js(cb, GpuSelftest::field); }
+Napi::Value gpu_fp2_selftest(const Napi::CallbackInfo& cb) { return gpu_selftest_js(cb, GpuSelftest::fp2); }
 
 // occupyDevice(device, leaveFreeBytes) → handle; releaseDevice(handle) (CUDA builds only).
 Napi::Value occupy_device_js(const Napi::CallbackInfo& cb) {
@@ -131,8 +143,8 @@ Napi::Value release_device_js(const Napi::CallbackInfo& cb) {
   return env.Undefined();
 }
 
-// engineBench(curve, points: Uint8Array (canonical x‖y), scalars: Uint8Array, runs, windowBits, tau)
-//   → { setupMs, runsMs: number[], deviceMemory, windowBits, tau, result: Uint8Array }
+// engineBench(curve, points: Uint8Array (canonical x‖y), scalars: Uint8Array, runs, windowBits, tau,
+//             group?) → { setupMs, runsMs: number[], deviceMemory, windowBits, tau, result: Uint8Array }
 // The CUDA engine alone (no N-API argument copies): context creation (upload + table) timed
 // apart; each run uploads the scalars, computes and downloads the result. CUDA builds only.
 Napi::Value engine_bench(const Napi::CallbackInfo& cb) {
@@ -146,11 +158,12 @@ Napi::Value engine_bench(const Napi::CallbackInfo& cb) {
   EngineOptions opt;
   opt.window_bits = int(u32_arg(cb, 4, "windowBits"));
   opt.tau = cb.Length() > 5 && cb[5].IsNumber() ? cb[5].As<Napi::Number>().Int32Value() : -1;
+  opt.group = group_arg(cb, 6);
   const CurveId id = curve_arg(env, name);
-  const size_t fb = curve_shape(id).field_bytes, n = pts.ByteLength() / (2 * fb);
-  if (sc.ByteLength() != 32 * n) fail(env, "scalars must be 32 bytes per point");
   try {
-    AffineBuffer buf = decode_points(id, Group::g1, pts.Data(), n, PointFormat::Canonical, Validation::None, 0);
+    const size_t fb = curve_shape(id, opt.group).field_bytes, n = pts.ByteLength() / (2 * fb);
+    if (sc.ByteLength() != 32 * n) fail(env, "scalars must be 32 bytes per point");
+    AffineBuffer buf = decode_points(id, opt.group, pts.Data(), n, PointFormat::Canonical, Validation::None, 0);
     const auto t0 = std::chrono::steady_clock::now();
     auto eng = make_cuda_engine(id, std::move(buf), opt);
     const double setup = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -204,6 +217,7 @@ void register_tools(Napi::Object t) {
   t.Set("generatePoints", Napi::Function::New(env, generate_points_js, "generatePoints"));
   t.Set("engineBench", Napi::Function::New(env, engine_bench, "engineBench"));
   t.Set("gpuFieldSelftest", Napi::Function::New(env, gpu_field_selftest, "gpuFieldSelftest"));
+  t.Set("gpuFp2Selftest", Napi::Function::New(env, gpu_fp2_selftest, "gpuFp2Selftest"));
   t.Set("occupyDevice", Napi::Function::New(env, occupy_device_js, "occupyDevice"));
   t.Set("releaseDevice", Napi::Function::New(env, release_device_js, "releaseDevice"));
   t.Set("cpuSimdSelftest", Napi::Function::New(env, cpu_simd_selftest, "cpuSimdSelftest"));

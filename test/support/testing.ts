@@ -84,8 +84,10 @@ export interface TestingAddon {
     runs: number,
     windowBits: number,
     tau: number,
+    group?: 'g1' | 'g2',
   ): { setupMs: number; runsMs: number[]; deviceMemory: number; windowBits: number; tau: number; result: Uint8Array } | undefined;
   gpuFieldSelftest(curve: string, count: number, seed: number): SelftestResult | undefined; // undefined without CUDA
+  gpuFp2Selftest(curve: G2Curve, count: number, seed: number): SelftestResult | undefined; // G2's Fp2; undefined without CUDA
   // Takes all but leaveFreeBytes of a CUDA device's free memory until releaseDevice (undefined without CUDA).
   occupyDevice(device: number, leaveFreeBytes: number): number | undefined;
   releaseDevice(handle: number): void;
@@ -97,7 +99,7 @@ export interface TestingAddon {
   planContext(
     curve: string,
     n: number,
-    options: { windowBits?: number; tau?: number; accumulation?: 'xyzz' | 'homogeneous' | 'constant-time' },
+    options: { windowBits?: number; tau?: number; accumulation?: 'xyzz' | 'homogeneous' | 'constant-time'; group?: 'g1' | 'g2' },
     freeBytes: number,
     residentThreads: number,
   ): ContextPlan;
