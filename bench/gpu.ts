@@ -6,17 +6,22 @@
 // checked against the discrete-log model (Σ k_i·(s + i·t))·G: in full up to --check-max-log, and
 // in closed form for identical scalars. Points of more than PART_BYTES are generated and passed in
 // parts of at most that many bytes (MsmContext.create's parts form), so that 2^26 bases fit.
+// --group g2 benches G2 (the generator G2's, and its expected results by the test addon's
+// g2ScalarMul); --group g1,g2 both, with G2's time over G1's per curve, size, mode and distribution
+// (issue 11's target: G2 at 2^20 within 3× of G1).
 
 import fs = require('fs');
 import path = require('path');
 import { parseArgs } from 'util';
-import { CURVES, info, MsmContext, type CurveName } from '../lib';
+import { CURVES, info, MsmContext, type CurveName, type Group } from '../lib';
+import { decodePoint } from '../lib/encoding';
 import { scalarMul } from '../lib/generate';
 import { Rng } from '../lib/random';
-import { testingAddon } from '../test/support/testing';
+import { testingAddon, type G2Curve } from '../test/support/testing';
 
 const USAGE = `Usage: node dist/bench/gpu.js [options]
   --curves LIST         (default bn254,bls12-381)
+  --group LIST          g1, g2 or g1,g2 (default g1): the group of the points (g2: bn254, bls12-381)
   --logs LIST           log2 sizes (default 16,18,20,22,24)
   --dists LIST          random,identical,distinct32,small,mostly-zero (default random,identical)
   --modes LIST          default,constant-time,homogeneous (default default): accumulation modes
@@ -27,7 +32,8 @@ const USAGE = `Usage: node dist/bench/gpu.js [options]
   --tau T               force τ (default: backend's choice)
   --check-max-log N     full model check up to 2^N (default 20)
   --seed N              PRNG seed
-  --out FILE            JSON output (default bench/results/gpu-<device>.json)
+  --out FILE            JSON output (default bench/results/gpu-<device>.json; gpu-g2-<device>.json
+                        when G2 is benched)
 Points above 1 GiB are passed in 1 GiB parts (2^26 BLS12-381 points are 6 GiB; Node 20's typed
 arrays hold at most 4 GiB).
 `;
@@ -44,6 +50,7 @@ const MODES: Record<string, Record<string, unknown>> = {
 
 interface Row {
   curve: CurveName;
+  group: Group;
   n: number;
   mode: string;
   devices: string; // the --devices entry: a device index, 'all', or indices joined by '+'
@@ -116,10 +123,16 @@ function fromLe(b: Uint8Array, off: number): bigint {
   return BigInt('0x' + hex);
 }
 
+// A result of either group as its list of F_p coordinates (G1: x, y; G2: x.c0, x.c1, y.c0, y.c1).
+type Coords = bigint[];
+const coords = (P: { x: bigint | readonly bigint[]; y: bigint | readonly bigint[] }): Coords => [P.x, P.y].flat();
+const sameCoords = (a: Coords, b: Coords): boolean => a.length === b.length && a.every((v, i) => v === b[i]);
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       curves: { type: 'string' },
+      group: { type: 'string' },
       logs: { type: 'string' },
       dists: { type: 'string' },
       modes: { type: 'string' },
@@ -139,6 +152,11 @@ async function main(): Promise<void> {
   if (!inf.cuda.available) throw new Error(`CUDA unavailable: ${inf.cuda.reason}`);
   const dev = inf.cuda.devices[0];
   const curves = (values.curves ?? 'bn254,bls12-381').split(',') as CurveName[];
+  const groups = (values.group ?? 'g1').split(',') as Group[];
+  for (const g of groups) if (g !== 'g1' && g !== 'g2') throw new Error(`unknown group ${g}; known: g1, g2`);
+  for (const g of groups)
+    for (const curve of curves)
+      if (!CURVES[curve]?.groups.includes(g)) throw new Error(`curve ${curve} has no ${g.toUpperCase()} here`);
   const logs = (values.logs ?? '16,18,20,22,24').split(',').map(Number);
   const dists = (values.dists ?? 'random,identical').split(',');
   const modes = (values.modes ?? 'default').split(',');
@@ -156,6 +174,13 @@ async function main(): Promise<void> {
   const seed = Number(values.seed ?? Rng.freshSeed());
   const rng = new Rng(seed);
   const testing = testingAddon();
+  // (Σ-form exponent e)·G of the group: lib/generate's bigint arithmetic for G1, the test addon's
+  // XYZZ double-and-add over Fp2 for G2.
+  const timesGenerator = (curve: CurveName, group: Group, e: bigint): Coords => {
+    const c = CURVES[curve];
+    if (group === 'g1') return coords(scalarMul(c, e, c.generator));
+    return coords(decodePoint(c, testing.g2ScalarMul(curve as G2Curve, testing.g2Generator(curve as G2Curve), le(e % c.r)).xyzz, 'g2'));
+  };
   const opts: Record<string, unknown> = { backend: 'cuda', validate: 'none' };
   if (values['window-bits']) opts.windowBits = Number(values['window-bits']);
   if (values.tau) opts.tau = Number(values.tau);
@@ -168,104 +193,108 @@ async function main(): Promise<void> {
       const n = 2 ** lg;
       const s = 1n + rng.below(c.r - 1n),
         t = 1n + rng.below(c.r - 1n);
-      const pointBytes = 2 * c.fieldBytes;
-      const partPoints = n * pointBytes > PART_BYTES ? Math.floor(PART_BYTES / pointBytes) : undefined;
-      const pts = partPoints === undefined ? testing.generatePoints(curve, n, le(s), le(t)) : testing.generatePoints(curve, n, le(s), le(t), partPoints);
-      const pointParts = Array.isArray(pts) ? pts.length : 1;
-      // The same scalars for every mode, and each one's expected result (model or closed form).
+      // The same scalars for every group and mode, and each one's exponent e: the expected result
+      // is e·G of the group (model or closed form).
       const sets = dists.map((dist) => {
         const ks = scalarBytes(rng, curve, n, dist);
-        let want: { x: bigint; y: bigint } | null = null;
+        let e: bigint | null = null;
         let checked: Row['checked'] = 'unchecked';
         if (dist === 'identical') {
           // Σ k·(s + i·t) = k·(n·s + t·n(n−1)/2)
           const k = fromLe(ks, 0);
-          want = scalarMul(c, (k * ((BigInt(n) * s + (t * BigInt(n) * BigInt(n - 1)) / 2n) % c.r)) % c.r, c.generator);
+          e = (k * ((BigInt(n) * s + (t * BigInt(n) * BigInt(n - 1)) / 2n) % c.r)) % c.r;
           checked = 'closed-form';
         } else if (lg <= checkMax) {
-          let e = 0n;
+          e = 0n;
           for (let i = 0; i < n; i++) e += fromLe(ks, 32 * i) * ((s + BigInt(i) * t) % c.r);
-          want = scalarMul(c, e % c.r, c.generator);
+          e %= c.r;
           checked = 'model';
         }
-        return { dist, ks, want, checked };
+        return { dist, ks, e, checked };
       });
-      for (const devSet of deviceSets)
-      for (const mode of modes) {
-        const devs = deviceOptions(devSet);
-        const t0 = performance.now();
-        const ctx = await MsmContext.create(curve, pts, { ...opts, ...MODES[mode], ...devs.options });
-        const setupMs = performance.now() - t0;
-        try {
-          // Warm-up and check each distribution, then time them round-robin (run r of every
-          // distribution before run r + 1), so drifts of the clock or the host spread evenly.
-          const firsts: { x: bigint; y: bigint }[] = [];
-          const correctness: (boolean | null)[] = [];
-          for (const { ks, want } of sets) {
-            const first = await ctx.msm(ks);
-            firsts.push(first);
-            correctness.push(want ? want.x === first.x && want.y === first.y : null);
-          }
-          const timings: number[][] = sets.map(() => []);
-          for (let r = 0; r < runs; r++) {
+      for (const group of groups) {
+        const pointBytes = (group === 'g2' ? 4 : 2) * c.fieldBytes;
+        const partPoints = n * pointBytes > PART_BYTES ? Math.floor(PART_BYTES / pointBytes) : undefined;
+        const pts =
+          partPoints === undefined ? testing.generatePoints(curve, n, le(s), le(t), group) : testing.generatePoints(curve, n, le(s), le(t), group, partPoints);
+        const pointParts = Array.isArray(pts) ? pts.length : 1;
+        const wants = sets.map(({ e }) => (e === null ? null : timesGenerator(curve, group, e)));
+        for (const devSet of deviceSets)
+        for (const mode of modes) {
+          const devs = deviceOptions(devSet);
+          const t0 = performance.now();
+          const ctx = await MsmContext.create(curve, pts, { ...opts, ...MODES[mode], ...devs.options, group });
+          const setupMs = performance.now() - t0;
+          try {
+            // Warm-up and check each distribution, then time them round-robin (run r of every
+            // distribution before run r + 1), so drifts of the clock or the host spread evenly.
+            const firsts: Coords[] = [];
+            const correctness: (boolean | null)[] = [];
             for (let k = 0; k < sets.length; k++) {
-              const a = performance.now();
-              const q = await ctx.msm(sets[k].ks);
-              timings[k].push(performance.now() - a);
-              if (q.x !== firsts[k].x || q.y !== firsts[k].y) correctness[k] = false;
+              const first = coords(await ctx.msm(sets[k].ks));
+              firsts.push(first);
+              const want = wants[k];
+              correctness.push(want ? sameCoords(want, first) : null);
             }
-          }
-          for (let k = 0; k < sets.length; k++) {
-            const { dist, ks, checked } = sets[k];
-            const first = firsts[k];
-            let correct = correctness[k];
-            const times = timings[k];
-            let engineRunsMs: number[] | null = null;
-            if (!apiOnly && mode === 'default' && devSet === deviceSets[0] && devs.names.length === 1) {
-              const eb = testing.engineBench(curve, pts, ks, runs, Number(values['window-bits'] ?? 0), Number(values.tau ?? -1));
-              if (!eb) throw new Error('the test addon was built without CUDA');
-              const fb = eb.result.length / 2;
-              let ex = 0n,
-                ey = 0n;
-              for (let i = fb - 1; i >= 0; i--) ex = (ex << 8n) | BigInt(eb.result[i]);
-              for (let i = 2 * fb - 1; i >= fb; i--) ey = (ey << 8n) | BigInt(eb.result[i]);
-              if (ex !== first.x || ey !== first.y) correct = false;
-              engineRunsMs = eb.runsMs;
+            const timings: number[][] = sets.map(() => []);
+            for (let r = 0; r < runs; r++) {
+              for (let k = 0; k < sets.length; k++) {
+                const a = performance.now();
+                const q = coords(await ctx.msm(sets[k].ks));
+                timings[k].push(performance.now() - a);
+                if (!sameCoords(q, firsts[k])) correctness[k] = false;
+              }
             }
-            const row: Row = {
-              curve,
-              n,
-              mode,
-              devices: devSet,
-              deviceNames: devs.names,
-              distribution: dist,
-              pointParts,
-              medianMs: median(times),
-              runsMs: times,
-              engineMedianMs: engineRunsMs ? median(engineRunsMs) : null,
-              engineRunsMs,
-              setupMs,
-              deviceMemoryBytes: ctx.memory.device,
-              windowBits: ctx.windowBits,
-              tau: ctx.tau,
-              checked,
-              correct,
-            };
-            rows.push(row);
-            process.stdout.write(
-              `${curve.padEnd(10)} 2^${lg} ${mode.padEnd(13)} dev ${devSet.padEnd(5)} ${dist.padEnd(11)} api ${row.medianMs.toFixed(2).padStart(8)} ms  ` +
-                `engine ${row.engineMedianMs === null ? '     -' : row.engineMedianMs.toFixed(2).padStart(8)} ms  setup ${setupMs.toFixed(0).padStart(6)} ms  ` +
-                `dev ${(row.deviceMemoryBytes / 2 ** 30).toFixed(2)} GiB  c=${row.windowBits} τ=${row.tau}  ${checked}:${correct}\n`,
-            );
+            for (let k = 0; k < sets.length; k++) {
+              const { dist, ks, checked } = sets[k];
+              const first = firsts[k];
+              let correct = correctness[k];
+              const times = timings[k];
+              let engineRunsMs: number[] | null = null;
+              if (!apiOnly && mode === 'default' && devSet === deviceSets[0] && devs.names.length === 1) {
+                const eb = testing.engineBench(curve, pts, ks, runs, Number(values['window-bits'] ?? 0), Number(values.tau ?? -1), group);
+                if (!eb) throw new Error('the test addon was built without CUDA');
+                if (!sameCoords(coords(decodePoint(c, eb.result, group)), first)) correct = false;
+                engineRunsMs = eb.runsMs;
+              }
+              const row: Row = {
+                curve,
+                group,
+                n,
+                mode,
+                devices: devSet,
+                deviceNames: devs.names,
+                distribution: dist,
+                pointParts,
+                medianMs: median(times),
+                runsMs: times,
+                engineMedianMs: engineRunsMs ? median(engineRunsMs) : null,
+                engineRunsMs,
+                setupMs,
+                deviceMemoryBytes: ctx.memory.device,
+                windowBits: ctx.windowBits,
+                tau: ctx.tau,
+                checked,
+                correct,
+              };
+              rows.push(row);
+              process.stdout.write(
+                `${curve.padEnd(10)} ${group} 2^${lg} ${mode.padEnd(13)} dev ${devSet.padEnd(5)} ${dist.padEnd(11)} api ${row.medianMs.toFixed(2).padStart(8)} ms  ` +
+                  `engine ${row.engineMedianMs === null ? '     -' : row.engineMedianMs.toFixed(2).padStart(8)} ms  setup ${setupMs.toFixed(0).padStart(6)} ms  ` +
+                  `dev ${(row.deviceMemoryBytes / 2 ** 30).toFixed(2)} GiB  c=${row.windowBits} τ=${row.tau}  ${checked}:${correct}\n`,
+              );
+            }
+          } finally {
+            ctx.close();
           }
-        } finally {
-          ctx.close();
         }
       }
     }
   }
   const spread = spreadReport(rows);
-  const file = values.out ?? path.join('bench', 'results', `gpu-${dev.name.replace(/[^A-Za-z0-9]+/g, '-')}.json`);
+  const g2OverG1 = groupRatios(rows);
+  const tag = groups.includes('g2') ? 'g2-' : '';
+  const file = values.out ?? path.join('bench', 'results', `gpu-${tag}${dev.name.replace(/[^A-Za-z0-9]+/g, '-')}.json`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(
     file,
@@ -279,6 +308,7 @@ async function main(): Promise<void> {
         method: 'points resident; scalars uploaded and the affine result downloaded inside the timed region; median of runs after a warm-up; the distributions of one context timed round-robin; spread: each distribution\'s median over the random one\'s. medianMs: through MsmContext.msm (the N-API layer copies and range-checks the scalars); engineMedianMs: the CUDA engine alone (engineBench of the test addon)',
         seed,
         spread,
+        g2OverG1,
         rows,
       },
       null,
@@ -292,6 +322,7 @@ async function main(): Promise<void> {
 // distribution's median over the random one's, on the same context.
 interface Spread {
   curve: CurveName;
+  group: Group;
   n: number;
   mode: string;
   devices: string;
@@ -303,7 +334,7 @@ interface Spread {
 function spreadReport(rows: Row[]): Spread[] {
   const out: Spread[] = [];
   for (const base of rows.filter((r) => r.distribution === 'random')) {
-    const same = rows.filter((r) => r.curve === base.curve && r.n === base.n && r.mode === base.mode && r.devices === base.devices);
+    const same = rows.filter((r) => r.curve === base.curve && r.group === base.group && r.n === base.n && r.mode === base.mode && r.devices === base.devices);
     const ratios: Record<string, number> = {};
     let worst = { distribution: 'random', ratio: 1 };
     let fastest = { distribution: 'random', ratio: 1 };
@@ -313,13 +344,39 @@ function spreadReport(rows: Row[]): Spread[] {
       if (ratio > worst.ratio) worst = { distribution: r.distribution, ratio };
       if (ratio < fastest.ratio) fastest = { distribution: r.distribution, ratio };
     }
-    out.push({ curve: base.curve, n: base.n, mode: base.mode, devices: base.devices, randomMs: base.medianMs, ratios, worst, fastest });
+    out.push({ curve: base.curve, group: base.group, n: base.n, mode: base.mode, devices: base.devices, randomMs: base.medianMs, ratios, worst, fastest });
     process.stdout.write(
-      `spread ${base.curve.padEnd(10)} 2^${Math.log2(base.n)} ${base.mode.padEnd(13)} dev ${base.devices.padEnd(5)} random ${base.medianMs.toFixed(2)} ms  ` +
+      `spread ${base.curve.padEnd(10)} ${base.group} 2^${Math.log2(base.n)} ${base.mode.padEnd(13)} dev ${base.devices.padEnd(5)} random ${base.medianMs.toFixed(2)} ms  ` +
         Object.entries(ratios)
           .map(([d, x]) => `${d} ${x.toFixed(3)}×`)
           .join('  ') +
         `  slowest ${worst.distribution} ${worst.ratio.toFixed(3)}×, fastest ${fastest.distribution} ${fastest.ratio.toFixed(3)}×\n`,
+    );
+  }
+  return out;
+}
+
+// G2's median over G1's for each (curve, n, mode, devices, distribution) benched in both groups.
+interface GroupRatio {
+  curve: CurveName;
+  n: number;
+  mode: string;
+  devices: string;
+  distribution: string;
+  g1Ms: number;
+  g2Ms: number;
+  ratio: number;
+}
+function groupRatios(rows: Row[]): GroupRatio[] {
+  const out: GroupRatio[] = [];
+  for (const g2 of rows.filter((r) => r.group === 'g2')) {
+    const g1 = rows.find((r) => r.group === 'g1' && r.curve === g2.curve && r.n === g2.n && r.mode === g2.mode && r.devices === g2.devices && r.distribution === g2.distribution);
+    if (!g1) continue;
+    const ratio = Number((g2.medianMs / g1.medianMs).toFixed(3));
+    out.push({ curve: g2.curve, n: g2.n, mode: g2.mode, devices: g2.devices, distribution: g2.distribution, g1Ms: g1.medianMs, g2Ms: g2.medianMs, ratio });
+    process.stdout.write(
+      `g2/g1  ${g2.curve.padEnd(10)} 2^${Math.log2(g2.n)} ${g2.mode.padEnd(13)} dev ${g2.devices.padEnd(5)} ${g2.distribution.padEnd(11)} ` +
+        `g1 ${g1.medianMs.toFixed(2)} ms  g2 ${g2.medianMs.toFixed(2)} ms  ${ratio.toFixed(2)}×\n`,
     );
   }
   return out;

@@ -98,8 +98,7 @@ class Engine {
     return HostBytes::copy_of(src, bytes, inspect);
   }
   virtual CurveId curve() const = 0;
-  // The group of the bases: G1 unless the engine says otherwise (the CUDA engine runs G1 only,
-  // options.cpp's table keeping G2 from it).
+  // The group of the bases: G1 unless the engine says otherwise (both engines run both groups).
   virtual Group group() const { return Group::g1; }
   virtual size_t size() const = 0;
   virtual size_t host_memory() const = 0;
@@ -108,7 +107,7 @@ class Engine {
   virtual int tau() const = 0;
 };
 
-// The bases are in group opt.group of curve (the CPU runs both groups).
+// The bases are in group opt.group of curve (both backends run both groups).
 std::unique_ptr<Engine> make_cpu_engine(CurveId curve, AffineBuffer&& points, const EngineOptions& opt);
 
 // CUDA side (cuda/msm when built with CUDA, cuda/msm/no_cuda.cpp otherwise).

@@ -21,10 +21,10 @@ const BackendLimits& backend_limits(Backend b) {
   // threads than cores buy nothing, while each CPU worker holds its own 2^(c−1) buckets (96 MiB at
   // c = 20 on BLS12-381): 4096 of them asked for 384 GiB. Within the bound, an allocation that
   // still fails is ERR_OUT_OF_MEMORY.
-  // Groups: the CUDA kernels are instantiated for G1 only (G2 on the device: ec/G2.md, "Remaining
-  // for the GPU").
+  // Groups: both backends run G1 and G2 (the curves that have one, curves/list.hpp), every
+  // accumulation mode of theirs included (ec/G2.md).
   static const BackendLimits cpu{{1, 20}, {0, -1}, {0, 1024}, (uint64_t(1) << 32) - 1, {true, false, false}, {true, true}};
-  static const BackendLimits cuda{{2, 16}, {0, 15}, {0, 1024}, (uint64_t(1) << 27) - 1, {true, true, true}, {true, false}};
+  static const BackendLimits cuda{{2, 16}, {0, 15}, {0, 1024}, (uint64_t(1) << 27) - 1, {true, true, true}, {true, true}};
   return b == Backend::cuda ? cuda : cpu;
 }
 

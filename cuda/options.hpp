@@ -60,7 +60,7 @@ struct BackendLimits {
 const BackendLimits& backend_limits(Backend b);
 
 // Throws EngineError ERR_INVALID_OPTION naming the option when a value is outside b's limits (a
-// group b does not run included: the one place that keeps G2 off the CUDA backend).
+// group b does not run included).
 void check_options(Backend b, const EngineOptions& opt);
 // Throws EngineError ERR_INVALID_ARGUMENT when n bases are more than one context of b takes.
 void check_size(Backend b, uint64_t n);

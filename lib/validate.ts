@@ -75,7 +75,7 @@ export interface BaseMsmOptions {
  * The option `group`, typed so that the points' and the result's types follow it: optional for
  * G1 (the default), required for G2. 'g2' (BN254 and BLS12-381, `Curve.groups`): points
  * `{x: [c0, c1], y: [c0, c1]}` over F_p², packed x.c0‖x.c1‖y.c0‖y.c1, and results of that shape;
- * the backends that run it: `info().limits[backend].groups` (G2: the CPU, for now).
+ * the backends that run it: `info().limits[backend].groups` (both, G2 with every accumulation mode).
  */
 export type GroupOption<G extends Group> = 'g1' extends G ? { group?: G } : { group: G };
 

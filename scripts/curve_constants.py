@@ -423,6 +423,13 @@ def check_header_g2(name):
     path = os.path.join(os.path.dirname(__file__), '..', 'cuda', 'curves', name + '_g2.hpp')
     got = header_values(path)
     text = open(path).read()
+    # 3b' for the complete formulas: a Montgomery table (b3_mont), or b3_xi with 3b' = b3_xi*(1 + u)
+    b3 = (3 * d['b2'][0] % p, 3 * d['b2'][1] % p)
+    xi = re.search(r'static constexpr unsigned b3_xi = (\d+);', text)
+    if xi:
+        assert b3 == (int(xi.group(1)), int(xi.group(1))), name + "_g2.hpp: 3b' is not b3_xi*(1 + u)"
+    else:
+        want['g2.b3_mont'] = f2int(f2mont(b3, n, p), n)
     neg = re.search(r'subgroup_k_negative = (true|false);', text)
     assert neg and (neg.group(1) == 'true') == (d['lam'] < 0), name + '_g2.hpp: subgroup_k_negative'
     assert re.search(r'static constexpr int beta = -1;', text), name + '_g2.hpp: beta'

@@ -8,7 +8,7 @@ let cudaAvailable = false;
 // Not the addon's numbers: validation must read them from info().limits, not know its own.
 const fakeLimits = (): NativeInfo['limits'] => ({
   cpu: { windowBits: [1, 12], tau: null, threads: [0, 8], maxPoints: 1000, accumulation: ['xyzz'], groups: ['g1', 'g2'] },
-  cuda: { windowBits: [3, 10], tau: [0, 5], threads: [0, 6], maxPoints: 500, accumulation: ['xyzz', 'homogeneous', 'constant-time'], groups: ['g1'] },
+  cuda: { windowBits: [3, 10], tau: [0, 5], threads: [0, 6], maxPoints: 500, accumulation: ['xyzz', 'homogeneous', 'constant-time'], groups: ['g1', 'g2'] },
 });
 let limits = fakeLimits();
 
@@ -121,20 +121,26 @@ describe('chooseBackend', () => {
     cudaAvailable = false;
     expect(thrown(() => chooseBackend(fake, 1, checkOptions({ constantTime: true }))).code).toBe('ERR_CUDA_UNAVAILABLE');
   });
-  test("group 'g2': 'auto' stays on the CPU whatever n; a backend whose row lacks it is ERR_INVALID_OPTION, available or not", () => {
+  test("group 'g2': 'auto' picks as for G1 (CUDA from the threshold, where available); backend 'cuda' without CUDA is ERR_CUDA_UNAVAILABLE", () => {
     const g2 = checkOptions({ group: 'g2' });
-    cudaAvailable = true;
     expect(chooseBackend(fake, big, g2)).toBe('cpu');
-    expect(chooseBackend(fake, big, checkOptions({ group: 'g1' }))).toBe('cuda');
+    const e = thrown(() => chooseBackend(fake, 1, checkOptions({ group: 'g2', backend: 'cuda' })));
+    expect([e.code, e.message]).toEqual(['ERR_CUDA_UNAVAILABLE', 'CUDA backend unavailable: no CUDA device (fake)']);
+    cudaAvailable = true;
+    expect(chooseBackend(fake, big, g2)).toBe('cuda');
+    expect(chooseBackend(fake, big - 1, g2)).toBe('cpu');
+    expect(chooseBackend(fake, 1, checkOptions({ group: 'g2', backend: 'cuda' }))).toBe('cuda');
+    expect(chooseBackend(fake, 1, checkOptions({ group: 'g2', constantTime: true }))).toBe('cuda');
+  });
+  test("the table decides the groups: a row without g2 keeps 'auto' on the other backend and rejects it by name, available or not", () => {
+    const g2 = checkOptions({ group: 'g2' });
+    limits.cuda.groups = ['g1'];
     for (const available of [true, false]) {
       cudaAvailable = available;
+      expect(chooseBackend(fake, big, g2)).toBe('cpu');
       const e = thrown(() => chooseBackend(fake, 1, checkOptions({ group: 'g2', backend: 'cuda' })));
       expect([e.code, e.message]).toEqual(['ERR_INVALID_OPTION', "option 'group' 'g2': G2 is not available on the cuda backend yet"]);
     }
-    // the table decides: a cuda row listing g2 takes it under 'auto'
-    cudaAvailable = true;
-    limits.cuda.groups = ['g1', 'g2'];
-    expect(chooseBackend(fake, big, g2)).toBe('cuda');
     limits.cpu.groups = ['g1'];
     expect(thrown(() => chooseBackend(fake, 1, checkOptions({ group: 'g2', backend: 'cpu' }))).message).toMatch(/G2 is not available on the cpu backend/);
   });

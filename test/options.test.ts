@@ -4,7 +4,7 @@
 // CUDA is usable here: the limits are the addon's static table (info().limits), checked before
 // CUDA's availability. Then the addon's own re-check, called directly, rejects out-of-range
 // values with ERR_INVALID_OPTION too. The option group: its values, the groups each backend runs
-// (G2: the CPU only, for now) and each curve has (G2: BN254 and BLS12-381).
+// (both run G1 and G2) and each curve has (G2: BN254 and BLS12-381).
 
 import { bn254 } from '@noble/curves/bn254.js';
 import fs = require('fs');
@@ -57,7 +57,7 @@ test('info().limits: both backends, reported whether or not CUDA is usable', () 
   expect(limits.cpu.tau).toBeNull();
   expect(limits.cpu.accumulation).toEqual(['xyzz']);
   expect(limits.cpu.groups).toEqual(['g1', 'g2']);
-  expect(limits.cuda.groups).toEqual(['g1']);
+  expect(limits.cuda.groups).toEqual(['g1', 'g2']);
   // the groups of each curve: the addon's, as CURVES says
   expect(inf.groups).toEqual(Object.fromEntries(CURVE_NAMES.map((n) => [n, [...CURVES[n].groups]])));
   expect(inf.groups).toMatchObject({ bn254: ['g1', 'g2'], 'bls12-381': ['g1', 'g2'], 'bls12-377': ['g1'], 'bls24-315': ['g1'] });
@@ -276,8 +276,6 @@ describe("the addon's re-check (createContext called directly)", () => {
     [{ backend: 'cuda', threads: cuda.threads[1] + 1 }, /'threads'.*cuda backend/],
     [{ group: 'g3' }, /'group'.*'g1' or 'g2'/],
     [{ group: 2 }, /'group'/],
-    // the groups a backend runs, before CUDA's availability
-    [{ backend: 'cuda', group: 'g2' }, /'group' 'g2': G2 is not available on the cuda backend yet/],
   ] as Case[])('%p: ERR_INVALID_OPTION', async (o, message) => {
     const e = (await rejection(create(o))) as { code?: string; message?: string };
     expect({ code: e.code, message: e.message }).toEqual({ code: 'ERR_INVALID_OPTION', message: expect.stringMatching(message) });
@@ -314,17 +312,19 @@ const g2Points: G2AffinePoint[] = [1n, 2n, 3n, 4n].map((k) => {
 describe("the option group", () => {
   const packed = () => encodePoints(c, g2Points, 'canonical', 'g2');
 
-  test("'g2' on a backend whose limits lack it: ERR_INVALID_OPTION, whether or not CUDA is usable, n = 0 included", async () => {
-    for (const backend of ['cpu', 'cuda'] as const) {
-      if (limits[backend].groups.includes('g2')) continue;
-      const o = { backend, group: 'g2' } as const;
-      const message = new RegExp(`'group' 'g2': G2 is not available on the ${backend} backend yet`);
-      await rejects(msm('bn254', g2Points, ks, o), 'ERR_INVALID_OPTION', message);
-      await rejects(msm('bn254', packed(), ks, o), 'ERR_INVALID_OPTION', message);
-      await rejects(MsmContext.create('bn254', g2Points, o), 'ERR_INVALID_OPTION', message);
-      await rejects(msm('bn254', [], [], o), 'ERR_INVALID_OPTION', message);
-      await rejects(MsmContext.create('bn254', new Uint8Array(0), o), 'ERR_INVALID_OPTION', message);
-    }
+  test("'g2' on every backend whose limits list it; on cuda, without CUDA, ERR_CUDA_UNAVAILABLE as for G1, n = 0 included", async () => {
+    for (const backend of ['cpu', 'cuda'] as const) expect(limits[backend].groups).toContain('g2');
+    if (inf.cuda.available) return; // test/gpu/g2.test.ts computes G2 on the device
+    const o = { backend: 'cuda', group: 'g2' } as const;
+    const message = /CUDA backend unavailable/;
+    await rejects(msm('bn254', g2Points, ks, o), 'ERR_CUDA_UNAVAILABLE', message);
+    await rejects(msm('bn254', packed(), ks, o), 'ERR_CUDA_UNAVAILABLE', message);
+    await rejects(MsmContext.create('bn254', g2Points, o), 'ERR_CUDA_UNAVAILABLE', message);
+    await rejects(MsmContext.create('bn254', g2Points, { group: 'g2', constantTime: true }), 'ERR_CUDA_UNAVAILABLE', message);
+    await rejects(msm('bn254', [], [], o), 'ERR_CUDA_UNAVAILABLE', message);
+    await rejects(MsmContext.create('bn254', new Uint8Array(0), o), 'ERR_CUDA_UNAVAILABLE', message);
+    // the cuda row's limits apply to G2 as to G1, before the availability check
+    await rejects(msm('bn254', g2Points, ks, { ...o, windowBits: limits.cuda.windowBits[1] + 1 }), 'ERR_INVALID_OPTION', /'windowBits'.*cuda backend/);
   });
 
   test("'g2' of a curve without one: ERR_INVALID_OPTION naming the curve, n = 0 included", async () => {
@@ -340,15 +340,19 @@ describe("the option group", () => {
     }
   });
 
-  test("'g1' is the default, and 'auto' runs 'g2' on the CPU with the CPU's limits", async () => {
+  test("'g1' is the default, and 'auto' runs 'g2' as 'g1': on CUDA from AUTO_CUDA_MIN_POINTS points where it is available, else on the CPU with the CPU's limits", async () => {
     const g1 = await MsmContext.create('bn254', pts, { group: 'g1', backend: 'cpu' });
     expect([g1.group, await g1.msm(ks)]).toEqual(['g1', await msm('bn254', pts, ks, { backend: 'cpu' })]);
     g1.close();
     const many = Array.from({ length: AUTO_CUDA_MIN_POINTS }, (_, i) => g2Points[i % 4]);
     const ctx = await MsmContext.create('bn254', many, { group: 'g2' });
-    expect([ctx.group, ctx.backend]).toEqual(['g2', 'cpu']);
+    expect([ctx.group, ctx.backend]).toEqual(['g2', inf.cuda.available ? 'cuda' : 'cpu']);
     ctx.close();
-    await rejects(msm('bn254', many, many.map(() => 1n), { group: 'g2', windowBits: limits.cpu.windowBits[1] + 1 }), 'ERR_INVALID_OPTION', /'windowBits'.*on the cpu backend/);
+    const few = await MsmContext.create('bn254', g2Points, { group: 'g2' });
+    expect([few.group, few.backend]).toEqual(['g2', 'cpu']);
+    few.close();
+    const auto = inf.cuda.available ? 'cuda' : 'cpu';
+    await rejects(msm('bn254', many, many.map(() => 1n), { group: 'g2', windowBits: limits[auto].windowBits[1] + 1 }), 'ERR_INVALID_OPTION', new RegExp(`'windowBits'.*on the ${auto} backend`));
     // on the CPU the whole cpu row applies to G2 as to G1
     await expect(msm('bn254', g2Points, ks, { backend: 'cpu', group: 'g2', windowBits: limits.cpu.windowBits[1], threads: 1 })).resolves.toBeDefined();
   });

@@ -3,7 +3,7 @@
 // thread count, and the layout of the one device allocation, for devices of 16, 24, 48 and 80 GB
 // (no GPU needed). The expected values come from the rules written out here, not from the plan.
 
-import { CURVE_NAMES, type CurveName } from '../lib/curves';
+import { CURVES, CURVE_NAMES, type CurveName } from '../lib/curves';
 import { testingAddon, type ContextPlan, type PlanRegions } from './support/testing';
 
 const T = testingAddon;
@@ -110,4 +110,54 @@ describe.each(CURVE_NAMES)('%s', (curve: CurveName) => {
     expect(empty.total).toBe(0);
     expect(empty.T).toBe(1);
   });
+});
+
+// G2 (group 'g2'): the same plan over the sizes of Fp2 points, twice G1's per coordinate, so the
+// table holds half as many levels in the same memory; the windows and T do not depend on the group.
+describe.each(['bn254', 'bls12-381'] as const)('%s G2', (curve) => {
+  const fb = CURVES[curve].fieldBytes;
+  test('point sizes are G2\'s: affine 4·F, XYZZ 8·F, homogeneous 6·F bytes', () => {
+    const g1 = T().planContext(curve, 1000, {}, 80 * GB, RESIDENT);
+    const g2 = T().planContext(curve, 1000, { group: 'g2' }, 80 * GB, RESIDENT);
+    expect([g2.affineBytes, g2.xyzzBytes, g2.homogeneousBytes]).toEqual([4 * fb, 8 * fb, 6 * fb]);
+    expect([g2.affineBytes, g2.xyzzBytes, g2.homogeneousBytes]).toEqual([2 * g1.affineBytes, 2 * g1.xyzzBytes, 2 * g1.homogeneousBytes]);
+    expect([g2.c, g2.W, g2.T, g2.tau]).toEqual([g1.c, g1.W, g1.T, g1.tau]);
+    checkLayout(g2, 1000);
+  });
+
+  test.each(DEVICES)('2^24 points on a $name device: τ lowered for the G2 table, and the context fits', ({ free }) => {
+    const n = 2 ** 24;
+    const p = T().planContext(curve, n, { group: 'g2' }, free, RESIDENT);
+    expect(p.c).toBe(T().chooseWindow(curve, n));
+    expect(p.tau).toBe(deepestFitting(n, 4 * fb, free, p.c - 1));
+    expect(p.tableLowered).toBe(p.tau < p.c - 1);
+    expect(p.total).toBeLessThanOrEqual(free);
+    checkLayout(p, n);
+  });
+
+  test.each(DEVICES)('constant time and homogeneous on a $name device', ({ free }) => {
+    const n = 2 ** 22;
+    const ct = T().planContext(curve, n, { group: 'g2', accumulation: 'constant-time' }, free, RESIDENT);
+    expect(ct.tau).toBe(ct.c - 1);
+    let c = T().chooseWindow(curve, n);
+    while (c > 4 && deepestFitting(n, 4 * fb, free, c - 1) < c - 1) c--;
+    expect(ct.c).toBe(c);
+    checkLayout(ct, n);
+    const hom = T().planContext(curve, n, { group: 'g2', accumulation: 'homogeneous' }, free, RESIDENT);
+    checkLayout(hom, n);
+  });
+
+  test('a group other than g1 or g2 is refused', () => {
+    expect(() => T().planContext(curve, 10, { group: 'g3' } as never, 80 * GB, RESIDENT)).toThrow(/group/);
+  });
+});
+
+test('G2 of a curve without one is ERR_INVALID_OPTION', () => {
+  let code: string | undefined;
+  try {
+    T().planContext('bls12-377', 10, { group: 'g2' }, 80 * GB, RESIDENT);
+  } catch (e) {
+    code = (e as { code?: string }).code;
+  }
+  expect(code).toBe('ERR_INVALID_OPTION');
 });

@@ -296,12 +296,18 @@ test("the test addon's generatePoints in parts: the same bytes, in parts of part
     const t = bigintToBytesLE(1n + rng.below(1n << 128n), 32);
     const whole = testing.generatePoints(name, 1000, s, t);
     for (const per of [1000, 300, 250, 1, 5000]) {
-      const parts = testing.generatePoints(name, 1000, s, t, per);
+      const parts = testing.generatePoints(name, 1000, s, t, undefined, per);
       expect(parts.map((p) => p.byteLength)).toEqual(Array.from({ length: Math.ceil(1000 / per) }, (_, k) => Math.min(per, 1000 - k * per) * pb));
       expect(Buffer.concat(parts).equals(Buffer.from(whole))).toBe(true);
     }
-    expect(testing.generatePoints(name, 0, s, t, 10)).toEqual([]);
-    expect(() => testing.generatePoints(name, 10, s, t, 0)).toThrow(/partPoints/);
+    expect(testing.generatePoints(name, 0, s, t, undefined, 10)).toEqual([]);
+    expect(() => testing.generatePoints(name, 10, s, t, undefined, 0)).toThrow(/partPoints/);
+    if (CURVES[name].groups.includes('g2')) {
+      const whole2 = testing.generatePoints(name, 1000, s, t, 'g2');
+      const parts2 = testing.generatePoints(name, 1000, s, t, 'g2', 300);
+      expect(parts2.map((p) => p.byteLength)).toEqual([300, 300, 300, 100].map((k) => k * 2 * pb));
+      expect(Buffer.concat(parts2).equals(Buffer.from(whole2))).toBe(true);
+    }
   }
 });
 

@@ -307,10 +307,11 @@ describe('§5 constant-time aggregation (cuda/msm/ct_aggregate.cuh) beyond the s
 });
 
 describe('homogeneous formulas (cuda/ec/homogeneous.hpp) against XYZZ', () => {
-  test.each(CURVE_NAMES)('%s: RCB Alg. 7/8/9, mmadd-1998-cmo, conversions, exceptional pairs', (curve) => {
+  const cases: [string, 'g1' | 'g2'][] = [...CURVE_NAMES.map((c): [string, 'g1'] => [c, 'g1']), ['bn254', 'g2'], ['bls12-381', 'g2']];
+  test.each(cases)('%s %s: RCB Alg. 7/8/9 (with the curve\'s mul_b3), mmadd-1998-cmo, conversions, exceptional pairs', (curve, group) => {
     const seed = rng.int(2 ** 31);
-    process.stdout.write(`homogeneousCheck ${curve} seed ${seed}\n`);
-    const r = T().homogeneousCheck(curve, 40, seed);
+    process.stdout.write(`homogeneousCheck ${curve} ${group} seed ${seed}\n`);
+    const r = T().homogeneousCheck(curve, 40, seed, group);
     expect(r.first).toBe('');
     expect(r.mismatches).toBe(0);
     expect(r.checked).toBeGreaterThan(40 * 20);

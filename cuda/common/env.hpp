@@ -7,7 +7,7 @@ namespace msm {
 struct Environment {
   // MSM_CPU_SIMD=0: the CPU backend's batched additions stay off the AVX-512 IFMA lanes.
   bool cpu_simd = true;
-  // MSM_CUDA_ACC=wide|tight: the register budget of the default accumulation kernel
+  // MSM_CUDA_ACC=wide|tight: the register budget of the default accumulation kernel of G1
   // (cuda/msm/tuning.hpp); 0 = the tuning table's choice, 1 = wide, 2 = tight.
   int cuda_acc_budget = 0;
   // MSM_CUDA_PROFILE (any value): per-stage device times of every MSM on stderr.

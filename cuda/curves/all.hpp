@@ -13,9 +13,12 @@
 #include "bn254.hpp"
 #include "bn254_g2.hpp"
 
-// X(G) for every curve's g1 type G (explicit template instantiations).
+// X(G) for every curve's g1 type G, and for every g2 type (MSM_G2_CURVES): explicit template
+// instantiations.
 #define MSM_CURVE_APPLY_G1(X, Id, ns) X(::msm::curves::ns::g1)
 #define MSM_FOR_EACH_CURVE(X) MSM_CURVES(MSM_CURVE_APPLY_G1, X)
+#define MSM_CURVE_APPLY_G2(X, Id, ns) X(::msm::curves::ns::g2)
+#define MSM_FOR_EACH_G2(X) MSM_G2_CURVES(MSM_CURVE_APPLY_G2, X)
 
 namespace msm {
 

@@ -23,6 +23,11 @@ struct g2 {
   // b' = 3/(9 + u), in Montgomery form.
   using b_mont = ff::limbs<0x3bf938e377b802a8, 0x020b1b273633535d, 0x26b7edf049755260, 0x2514c6324384a86d,
                            0x38e7ecccd1dcff67, 0x65f0b37d93ce0d3e, 0xd749d0dd22ac00aa, 0x0141b9ce4a688d4d>;
+  // 3b' = 9/(9 + u) = (81 − 9u)/82, in Montgomery form: the complete formulas (ec/homogeneous.hpp,
+  // the constant-time and homogeneous accumulation modes) multiply by it, one Fp2 product.
+  using b3_mont = ff::limbs<0x3baa927cb62e0d6a, 0xd71e7c52d1b664fd, 0x03873e63d95d4664, 0x0e75b5b1082ab8f4,
+                            0xaab7c6667596fe35, 0x31d21a78bb6a27ba, 0x85dd7297680401ff, 0x03c52d6adf39a7e9>;
+  MSM_HD MSM_INLINE static field mul_b3(const field& t) { return t * field::from_table<b3_mont>(); }
   // The EIP-197 generator, canonical.
   using gen_x = ff::limbs<0x46debd5cd992f6ed, 0x674322d4f75edadd, 0x426a00665e5c4479, 0x1800deef121f1e76,
                           0x97e485b7aef312c2, 0xf1aa493335a9e712, 0x7260bfb731fb5d25, 0x198e9393920d483a>;

@@ -6,16 +6,29 @@
 //    accumulation (§5) runs the same instructions whatever the points are;
 //  - the affine + affine → projective addition mmadd-1998-cmo (Cohen, Miyaji, Ono 1998; EFD
 //    g1p/auto-shortw-projective.html), 5M + 2S, for the double-point accumulation of §3.2.
-// b is a small integer (B), so the two or one multiplications by 3b are additions.
+// The one curve constant of the formulas is 3b (m_3b below): for G1, b is the small integer
+// G::b_int and t·3b an addition chain; a curve struct may instead define mul_b3 (G2, whose b' is
+// an element of Fp2: curves/*_g2.hpp says how it multiplies).
 #pragma once
+
+#include <type_traits>
 
 #include "affine.hpp"
 #include "xyzz.hpp"
 
 namespace msm::ec {
 
-template <class F, unsigned B>
+// Whether the curve struct G defines its own multiplication by 3b (static F mul_b3(const F&)).
+template <class G, class = void>
+inline constexpr bool has_mul_b3 = false;
+template <class G>
+inline constexpr bool has_mul_b3<G, std::void_t<decltype(&G::mul_b3)>> = true;
+
+// G: the curve struct (cuda/curves), whose field the coordinates are in and whose b the formulas use.
+template <class G>
 struct Homogeneous {
+  using curve = G;
+  using F = typename G::field;
   using field = F;
   F X, Y, Z;
 
@@ -31,17 +44,10 @@ struct Homogeneous {
     return Homogeneous{F::select(cond, a.X, b.X), F::select(cond, a.Y, b.Y), F::select(cond, a.Z, b.Z)};
   }
 
-  // t·3b by a fixed addition chain (no data-dependent step).
+  // t·3b with no data-dependent step: the curve's mul_b3, else the addition chain of 3·b_int.
   MSM_HD MSM_INLINE static F mul_b3(const F& t) {
-    constexpr unsigned k = 3 * B;
-    F acc = t;
-    int top = 31;
-    while (!((k >> top) & 1)) --top;
-    MSM_UNROLL for (int bit = top - 1; bit >= 0; --bit) {
-      acc = acc.dbl();
-      if ((k >> bit) & 1) acc = acc + t;
-    }
-    return acc;
+    if constexpr (has_mul_b3<G>) return G::mul_b3(t);
+    else return ff::mul_small<3 * G::b_int>(t);
   }
 
   // RCB Algorithm 7 (complete addition, a = 0): 12M + 2m_3b.
@@ -123,6 +129,6 @@ struct Homogeneous {
 
 // The homogeneous point type of a curve struct (cuda/curves): its field and b.
 template <class G>
-using HomogeneousOf = Homogeneous<typename G::field, G::b_int>;
+using HomogeneousOf = Homogeneous<G>;
 
 }  // namespace msm::ec

@@ -2,10 +2,12 @@
 // represents (X/ZZ, Y/ZZZ) with ZZ³ = ZZZ². Formulas from the Explicit-Formulas Database,
 // hyperelliptic.org/EFD/g1p/auto-shortw-xyzz.html (Bernstein–Lange; the 2008 formulas are
 // Sutherland's). Costs are M (multiplication), S (squaring), with a = 0 substituted. Each Y is a
-// difference of two products, computed with one Montgomery reduction (Fp::mul_add).
+// difference of two products, computed with one Montgomery reduction (F::mul_add; in Fp2 apart:
+// kShortLived below).
 // O is ZZ = ZZZ = 0. Every routine handles O inputs, P + P and P + (−P).
 #pragma once
 
+#include "../ff/fp2.hpp"
 #include "affine.hpp"
 
 namespace msm::ec {
@@ -14,6 +16,14 @@ template <class F>
 struct XYZZ {
   using field = F;
   F X, Y, ZZ, ZZZ;
+
+  // Fp2 (G2), whose points take twice the registers of G1's: the same formulas in an order that
+  // ends each value's life early (the new ZZ, ZZZ and the products of old coordinates first;
+  // Y3 as M·(S − X3) − T with T formed early, 2 Fp2 products where the lazy two-product sum,
+  // F::mul_add, would keep its four operands live to the end). On the device this holds
+  // BLS12-381 G2's accumulation hot path and its XYZZ additions (Alg. 5, §3.4) in 255 registers
+  // without spilling (ec/G2.md has ptxas's figures); G1 keeps its order and lazy sums.
+  static constexpr bool kShortLived = ff::is_fp2<F>;
 
   MSM_HD static XYZZ infinity() { return XYZZ{F::one(), F::one(), F::zero(), F::zero()}; }
   MSM_HD bool is_inf() const { return ZZ.is_zero(); }
@@ -25,6 +35,21 @@ struct XYZZ {
   // dbl-2008-s-1, 6M + 4S + 1·a in general; with a = 0 (no ZZ1² term) 6M + 3S.
   MSM_HD XYZZ dbl() const {
     if (is_inf()) return *this;
+    if constexpr (kShortLived) {
+      const F U = Y.dbl();
+      const F V = U.sqr();
+      const F W = U * V;
+      XYZZ r;
+      r.ZZ = V * ZZ;
+      const F X2 = X.sqr();
+      const F M = X2.dbl() + X2;
+      const F S = X * V;
+      r.ZZZ = W * ZZZ;
+      const F T = W * Y;
+      r.X = M.sqr() - S.dbl();
+      r.Y = M * (S - r.X) - T;
+      return r;
+    }
     const F U = Y.dbl();
     const F V = U.sqr();
     const F W = U * V;
@@ -67,12 +92,21 @@ struct XYZZ {
     if (P.is_zero()) return R.is_zero() ? dbl(q) : infinity();
     const F PP = P.sqr();
     const F PPP = P * PP;
-    const F Q = X * PP;
     XYZZ r;
-    r.X = R.sqr() - PPP - Q.dbl();
-    r.Y = F::mul_add(R, Q - r.X, Y, -PPP);
-    r.ZZ = ZZ * PP;
-    r.ZZZ = ZZZ * PPP;
+    if constexpr (kShortLived) {
+      r.ZZ = ZZ * PP;
+      const F Q = X * PP;
+      r.ZZZ = ZZZ * PPP;
+      const F W = Y * PPP;
+      r.X = R.sqr() - PPP - Q.dbl();
+      r.Y = R * (Q - r.X) - W;
+    } else {
+      const F Q = X * PP;
+      r.X = R.sqr() - PPP - Q.dbl();
+      r.Y = F::mul_add(R, Q - r.X, Y, -PPP);
+      r.ZZ = ZZ * PP;
+      r.ZZZ = ZZZ * PPP;
+    }
     return r;
   }
   MSM_HD XYZZ sub(const Affine<F>& q) const { return add(-q); }
@@ -81,6 +115,29 @@ struct XYZZ {
   MSM_HD XYZZ add(const XYZZ& q) const {
     if (q.is_inf()) return *this;
     if (is_inf()) return q;
+    if constexpr (kShortLived) {
+      // The inputs are consumed first: (U1, S1, ZZ1·ZZ2, ZZZ1·ZZZ2) is the first point again, which
+      // the doubling case doubles.
+      const F U1 = X * q.ZZ;
+      const F U2 = q.X * ZZ;
+      const F ZZ12 = ZZ * q.ZZ;
+      const F S1 = Y * q.ZZZ;
+      const F S2 = q.Y * ZZZ;
+      const F ZZZ12 = ZZZ * q.ZZZ;
+      const F P = U2 - U1;
+      const F R = S2 - S1;
+      if (P.is_zero()) return R.is_zero() ? XYZZ{U1, S1, ZZ12, ZZZ12}.dbl() : infinity();
+      const F PP = P.sqr();
+      const F PPP = P * PP;
+      XYZZ r;
+      r.ZZ = ZZ12 * PP;
+      const F Q = U1 * PP;
+      r.ZZZ = ZZZ12 * PPP;
+      const F W = S1 * PPP;
+      r.X = R.sqr() - PPP - Q.dbl();
+      r.Y = R * (Q - r.X) - W;
+      return r;
+    }
     const F U1 = X * q.ZZ;
     const F U2 = q.X * ZZ;
     const F S1 = Y * q.ZZZ;

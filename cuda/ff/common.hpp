@@ -94,4 +94,26 @@ MSM_HD MSM_INLINE uint64_t sbb(uint64_t a, uint64_t b, uint64_t& borrow) {
 #endif
 }
 
+// ⌊log2 k⌋ for k ≥ 1.
+constexpr int top_bit(unsigned k) {
+  int top = 0;
+  while (k >>= 1) ++top;
+  return top;
+}
+
+// t·K for a constant K ≥ 1 by a fixed addition chain (left-to-right binary: ⌊log2 K⌋ doublings and
+// popcount(K) − 1 additions, no data-dependent step), for any field type with dbl() and +: the
+// complete formulas' multiplications by 3b (ec/homogeneous.hpp, curves/bls12_381_g2.hpp).
+template <unsigned K, class F>
+MSM_HD MSM_INLINE F mul_small(const F& t) {
+  static_assert(K >= 1, "mul_small: K must be at least 1");
+  constexpr int top = top_bit(K);
+  F acc = t;
+  MSM_UNROLL for (int bit = top - 1; bit >= 0; --bit) {
+    acc = acc.dbl();
+    if ((K >> bit) & 1) acc = acc + t;
+  }
+  return acc;
+}
+
 }  // namespace msm::ff

@@ -18,8 +18,9 @@
 //
 // Carry chains: each instruction is its own `asm volatile`; the carry flag is not an asm operand,
 // so this relies on nvcc keeping volatile asm in order and emitting no carry-using instruction
-// between them, the usual practice for PTX bignum code. The GPU self test (test/native/gpu_selftest.cu,
-// test/gpu/msm.test.ts) checks the result against the portable path on random vectors.
+// between them, the usual practice for PTX bignum code. The GPU self tests (test/native/gpu_selftest.cu,
+// test/gpu/msm.test.ts; Fp2, whose mul_add is device_mont_mul_add4: test/gpu/g2.test.ts) check the
+// results against the host path on random and edge vectors.
 #pragma once
 
 #if defined(__CUDACC__)
@@ -113,23 +114,35 @@ __device__ __forceinline__ void final_sub(uint32_t* r, const uint32_t* t) {
 // ptxas fuses each pair into one IMAD.WIDE.U32(.X): 560 SASS instructions per BLS12-381
 // product (288 for BN254) against 1,280 (600) for one chain of low halves and one of high halves.
 //
-// With kSum, r = (a·b + c·d)·2^(−32n) mod p with one Montgomery reduction for both products ("lazy
-// reduction": Scott, "Implementing cryptographic pairings", 2007; Aranha, Karabina, Longa, Gebotys,
-// López, EUROCRYPT 2011): both products enter each step before its m·p, 3n² word products instead
-// of 4n². The running sum then stays below 3p (t_(i+1) < (t_i + 3·2^32·p)/2^32), still n + 1 words
-// as p < 2^(32n−2), and two conditional subtractions bring it to [0, p).
-template <class P, bool kSum>
+// With K = 2 products, r = (a·b + c·d)·2^(−32n) mod p with one Montgomery reduction for both
+// ("lazy reduction": Scott, "Implementing cryptographic pairings", 2007; Aranha, Karabina, Longa,
+// Gebotys, López, EUROCRYPT 2011): both products enter each step before its m·p, 3n² word products
+// instead of 4n². With K = 4, a·b + c·d + e·f + g·h likewise, 5n² against 8n² (Fp2's a·b + c·d,
+// one coordinate at a time: ff/fp2.hpp). The running sum stays below (K+1)·p (t_(i+1) < (t_i +
+// (K+1)·2^32·p)/2^32), in n + 1 words while (K+1)·p ≤ 2^(32n) (a bound on p's top word, asserted;
+// K ≤ 2 needs only p < 2^(32n−2)), and K conditional subtractions bring it to [0, p).
+template <class P, int K>
 __device__ __forceinline__ void device_mont_mul_eo(uint32_t* r, const uint32_t* a, const uint32_t* b,
-                                                   const uint32_t* c, const uint32_t* d) {
+                                                   const uint32_t* c, const uint32_t* d, const uint32_t* e = nullptr,
+                                                   const uint32_t* f = nullptr, const uint32_t* g = nullptr,
+                                                   const uint32_t* h = nullptr) {
   constexpr int n = 2 * P::N;
   static_assert(n % 2 == 0 && P::modulus::at32(n - 1) < (1u << 30), "ptx.cuh needs p < 2^(32n-2)");
+  static_assert(K == 1 || K == 2 || K == 4, "device_mont_mul_eo: 1, 2 or 4 products");
+  static_assert(K <= 2 || uint64_t(K + 1) * (uint64_t(P::modulus::at32(n - 1)) + 1) <= (uint64_t(1) << 32),
+                "device_mont_mul_eo: (K+1)·p must fit in 32n bits");
+  constexpr bool kSum = K >= 2;
   using namespace ptx;
-  uint32_t A[n + 2], O[n + 2], bb[n], dd[kSum ? n : 1];
+  uint32_t A[n + 2], O[n + 2], bb[n], dd[kSum ? n : 1], fv[K == 4 ? n : 1], hv[K == 4 ? n : 1];
 #pragma unroll
   for (int j = 0; j < n; ++j) bb[j] = b[j];
   if constexpr (kSum) {
 #pragma unroll
     for (int j = 0; j < n; ++j) dd[j] = d[j];
+  }
+  if constexpr (K == 4) {
+#pragma unroll
+    for (int j = 0; j < n; ++j) fv[j] = f[j], hv[j] = h[j];
   }
 #pragma unroll
   for (int j = 0; j < n + 2; ++j) A[j] = 0;
@@ -155,17 +168,28 @@ __device__ __forceinline__ void device_mont_mul_eo(uint32_t* r, const uint32_t* 
       O[j + 1] = __umulhi(ai, bb[j]);
     }
     O[n + 1] = 0;
+    // O += x·y_odd (words 1 … n+1), one carry chain; the first into O[n + 1] = 0 sets it.
+    auto add_odd = [&](uint32_t x, const uint32_t* y, bool first) {
+      O[1] = mad_lo_cc(x, y[1], O[1]);
+      O[2] = madc_hi_cc(x, y[1], O[2]);
+#pragma unroll
+      for (int j = 3; j < n; j += 2) {
+        O[j] = madc_lo_cc(x, y[j], O[j]);
+        O[j + 1] = madc_hi_cc(x, y[j], O[j + 1]);
+      }
+      O[n + 1] = first ? addc(0, 0) : addc(O[n + 1], 0);
+    };
     if constexpr (kSum) {  // A += c_i·d_even; O += c_i·d_odd
       const uint32_t ci = c[i];
       add_even(ci, dd);
-      O[1] = mad_lo_cc(ci, dd[1], O[1]);
-      O[2] = madc_hi_cc(ci, dd[1], O[2]);
-#pragma unroll
-      for (int j = 3; j < n; j += 2) {
-        O[j] = madc_lo_cc(ci, dd[j], O[j]);
-        O[j + 1] = madc_hi_cc(ci, dd[j], O[j + 1]);
-      }
-      O[n + 1] = addc(0, 0);
+      add_odd(ci, dd, true);
+    }
+    if constexpr (K == 4) {  // the same for e_i·f and g_i·h
+      const uint32_t ei = e[i], gi = g[i];
+      add_even(ei, fv);
+      add_odd(ei, fv, false);
+      add_even(gi, hv);
+      add_odd(gi, hv, false);
     }
     const uint32_t m = A[0] * P::inv32;
     // A += m·p_even
@@ -195,20 +219,28 @@ __device__ __forceinline__ void device_mont_mul_eo(uint32_t* r, const uint32_t* 
     for (int j = 0; j <= n; ++j) A[j] = A[j + 1];
     A[n + 1] = 0;
   }
-  if constexpr (kSum) final_sub<P, n>(A, A);
+#pragma unroll
+  for (int k = 1; k < K; ++k) final_sub<P, n>(A, A);
   final_sub<P, n>(r, A);
 }
 
 // r = a·b·2^(−32n) mod p (r may alias a or b).
 template <class P>
 __device__ __forceinline__ void device_mont_mul(uint32_t* r, const uint32_t* a, const uint32_t* b) {
-  device_mont_mul_eo<P, false>(r, a, b, nullptr, nullptr);
+  device_mont_mul_eo<P, 1>(r, a, b, nullptr, nullptr);
 }
 // r = (a·b + c·d)·2^(−32n) mod p, one reduction (see device_mont_mul_eo).
 template <class P>
 __device__ __forceinline__ void device_mont_mul_add(uint32_t* r, const uint32_t* a, const uint32_t* b,
                                                     const uint32_t* c, const uint32_t* d) {
-  device_mont_mul_eo<P, true>(r, a, b, c, d);
+  device_mont_mul_eo<P, 2>(r, a, b, c, d);
+}
+// r = (a·b + c·d + e·f + g·h)·2^(−32n) mod p, one reduction (see device_mont_mul_eo).
+template <class P>
+__device__ __forceinline__ void device_mont_mul_add4(uint32_t* r, const uint32_t* a, const uint32_t* b,
+                                                     const uint32_t* c, const uint32_t* d, const uint32_t* e,
+                                                     const uint32_t* f, const uint32_t* g, const uint32_t* h) {
+  device_mont_mul_eo<P, 4>(r, a, b, c, d, e, f, g, h);
 }
 // r = a²·2^(−32n) mod p. The product form above with b = a: 560 SASS instructions for
 // BLS12-381 against 1,008 for a separated-operand squaring with low/high chains (fewer
@@ -216,7 +248,7 @@ __device__ __forceinline__ void device_mont_mul_add(uint32_t* r, const uint32_t*
 // test/gpu/fieldbench.cu; see bench/gpu-notes.md.
 template <class P>
 __device__ __forceinline__ void device_mont_sqr(uint32_t* r, const uint32_t* a) {
-  device_mont_mul_eo<P, false>(r, a, a, nullptr, nullptr);
+  device_mont_mul_eo<P, 1>(r, a, a, nullptr, nullptr);
 }
 
 }  // namespace msm::ff

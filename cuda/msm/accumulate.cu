@@ -30,6 +30,21 @@ __device__ __forceinline__ AffineOf<G> table_point(const AffineOf<G>* table, uin
   return value_sign(v) ? -p : p;
 }
 
+// acc + 2^k·p for k ≥ 1 (Alg. 4's EXP > τ): mdbl-2008-s-1, k − 1 × dbl-2008-s-1, add-2008-s.
+template <class X, class A>
+__device__ __forceinline__ X add_doubled(const X& acc, const A& p, uint32_t k) {
+  X q = X::dbl(p);
+  for (uint32_t i = 1; i < k; ++i) q = q.dbl();
+  return acc.add(q);
+}
+// The same out of line, for G2: its two XYZZ points at once (192 registers on BLS12-381) would
+// otherwise set the register allocation of the whole kernel, spilling on the hot path (a mixed
+// addition per entry) too; the call costs a few stores on this path only, taken where τ < c − 1.
+template <class X, class A>
+__device__ __noinline__ X add_doubled_out_of_line(const X& acc, const A& p, uint32_t k) {
+  return add_doubled(acc, p, k);
+}
+
 template <class G>
 struct XyzzAcc {
   using A = AffineOf<G>;
@@ -44,13 +59,9 @@ struct XyzzAcc {
   __device__ __forceinline__ void add(uint32_t v) {
     uint32_t e;
     const A p = table_point<G>(table, n, tau, v, &e);
-    if (e > tau) {
-      X q = X::dbl(p);
-      for (uint32_t k = tau + 1; k < e; ++k) q = q.dbl();
-      acc = acc.add(q);
-    } else {
-      acc = acc.add(p);
-    }
+    if (e <= tau) acc = acc.add(p);
+    else if constexpr (ff::is_fp2<typename G::field>) acc = add_doubled_out_of_line(acc, p, e - tau);
+    else acc = add_doubled(acc, p, e - tau);
   }
   __device__ __forceinline__ void store(uint32_t slot) { buffer[slot] = acc; }
 };
@@ -166,11 +177,14 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B)) acc
   }
 }
 
-// The kernel a mode launches: the other modes are built with one budget each (tuning.hpp).
+// The kernel a mode launches: the other modes, and every mode of G2, are built with one budget
+// each (tuning.hpp).
 template <class G, Accumulation Mode>
 auto accumulate_entry() {
   constexpr int limbs = G::field::N;
-  if constexpr (Mode != Accumulation::xyzz) return accumulate_kernel<G, acc_budget(limbs, Mode), Mode>;
+  constexpr bool fp2 = ff::is_fp2<typename G::field>;
+  if constexpr (Mode != Accumulation::xyzz || !acc_both_budgets(fp2))
+    return accumulate_kernel<G, acc_budget(limbs, Mode, fp2), Mode>;
   else
     return acc_budget_now(limbs) == Budget::tight ? accumulate_kernel<G, Budget::tight, Mode>
                                                   : accumulate_kernel<G, Budget::wide, Mode>;
@@ -210,7 +224,7 @@ void launch_accumulate(const Workspace<G>& w, cudaStream_t s) {
 #define MSM_INSTANTIATE(G)                         \
   template uint32_t accumulate_threads<G>(int, Accumulation); \
   template void launch_accumulate<G>(const Workspace<G>&, cudaStream_t);
-MSM_FOR_EACH_CURVE(MSM_INSTANTIATE)
+MSM_FOR_EACH_STAGE_CURVE(MSM_INSTANTIATE)
 #undef MSM_INSTANTIATE
 
 }  // namespace msm::gpu

@@ -78,7 +78,7 @@ void launch_aggregate(const Workspace<G>& w, int device, cudaStream_t s) {
 }
 
 #define MSM_INSTANTIATE(G) template void launch_aggregate<G>(const Workspace<G>&, int, cudaStream_t);
-MSM_FOR_EACH_CURVE(MSM_INSTANTIATE)
+MSM_FOR_EACH_STAGE_CURVE(MSM_INSTANTIATE)
 #undef MSM_INSTANTIATE
 
 }  // namespace msm::gpu

@@ -71,7 +71,7 @@ void launch_ct_aggregate(const Workspace<G>& w, cudaStream_t s) {
 #define MSM_INSTANTIATE(G)                                                  \
   template void launch_ct_prepare<G>(const Workspace<G>&, cudaStream_t); \
   template void launch_ct_aggregate<G>(const Workspace<G>&, cudaStream_t);
-MSM_FOR_EACH_CURVE(MSM_INSTANTIATE)
+MSM_FOR_EACH_STAGE_CURVE(MSM_INSTANTIATE)
 #undef MSM_INSTANTIATE
 
 }  // namespace msm::gpu

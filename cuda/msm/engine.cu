@@ -1,4 +1,4 @@
-// The CUDA backend behind cuda/engine.hpp: one context = one curve, n resident bases and their
+// The CUDA backend behind cuda/engine.hpp: one context = one (curve, group), n resident bases and their
 // 2^h·P table (built once on the device when the context is created), and the pipeline's scratch,
 // all in the one allocation that plan.hpp lays out. An MSM uploads its scalars, runs the stages
 // (stages.cuh) on one stream and combines the window sums on the host by Horner's rule; a batch
@@ -99,6 +99,12 @@ bool is_pinned(const void* p) {
     return false;
   }
   return a.type == cudaMemoryTypeHost;
+}
+
+// The group of the curve struct G: G2 where its field is Fp2.
+template <class G>
+constexpr Group group_of() {
+  return ff::is_fp2<typename G::field> ? Group::g2 : Group::g1;
 }
 
 template <class G>
@@ -241,6 +247,7 @@ class CudaEngine final : public Engine {
   }
 
   CurveId curve() const override { return id_; }
+  Group group() const override { return group_of<G>(); }
   size_t size() const override { return plan_.n; }
   size_t host_memory() const override {
     return pinned_in_[0].bytes() + pinned_in_[1].bytes() + pinned_out_.bytes() + (lender_ ? lender_->bytes() : 0);
@@ -487,6 +494,7 @@ class SplitEngine final : public Engine {
   }
 
   CurveId curve() const override { return id_; }
+  Group group() const override { return group_of<G>(); }
   size_t size() const override { return n_; }
   size_t host_memory() const override {
     size_t m = lender_ ? lender_->bytes() : 0;
@@ -534,7 +542,7 @@ std::unique_ptr<Engine> make_cuda_engine(CurveId curve, AffineBuffer&& points, c
                                                   "' must name CUDA device indices in [0, " +
                                                   std::to_string(st.devices.size() - 1) + "] (got " +
                                                   std::to_string(d) + ")");
-  return visit_curve(curve, [&](auto g) -> std::unique_ptr<Engine> {
+  return visit_group(curve, opt.group, [&](auto g) -> std::unique_ptr<Engine> {
     using G = decltype(g);
     if (devices.size() == 1) {
       EngineOptions o = opt;

@@ -67,7 +67,7 @@ void build_table(AffineOf<G>* table, uint32_t n, int tau, cudaStream_t s) {
 }
 
 #define MSM_INSTANTIATE(G) template void build_table<G>(AffineOf<G>*, uint32_t, int, cudaStream_t);
-MSM_FOR_EACH_CURVE(MSM_INSTANTIATE)
+MSM_FOR_EACH_GROUP(MSM_INSTANTIATE)
 #undef MSM_INSTANTIATE
 
 }  // namespace msm::gpu

@@ -33,7 +33,7 @@ void launch_recode(const Workspace<G>& w, const uint32_t* scalars, cudaStream_t 
 }
 
 #define MSM_INSTANTIATE(G) template void launch_recode<G>(const Workspace<G>&, const uint32_t*, cudaStream_t);
-MSM_FOR_EACH_CURVE(MSM_INSTANTIATE)
+MSM_FOR_EACH_GROUP(MSM_INSTANTIATE)
 #undef MSM_INSTANTIATE
 
 }  // namespace msm::gpu

@@ -19,8 +19,8 @@ template <class F>
 __device__ __forceinline__ ec::XYZZ<F> as_xyzz(const ec::XYZZ<F>& p) {
   return p;
 }
-template <class F, unsigned B>
-__device__ __forceinline__ ec::XYZZ<F> as_xyzz(const ec::Homogeneous<F, B>& p) {
+template <class G>
+__device__ __forceinline__ ec::XYZZ<typename G::field> as_xyzz(const ec::Homogeneous<G>& p) {
   return p.to_xyzz();
 }
 
@@ -83,7 +83,7 @@ void launch_reduce(const Workspace<G>& w, int device, cudaStream_t s) {
 }
 
 #define MSM_INSTANTIATE(G) template void launch_reduce<G>(const Workspace<G>&, int, cudaStream_t);
-MSM_FOR_EACH_CURVE(MSM_INSTANTIATE)
+MSM_FOR_EACH_STAGE_CURVE(MSM_INSTANTIATE)
 #undef MSM_INSTANTIATE
 
 }  // namespace msm::gpu

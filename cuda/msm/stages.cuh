@@ -1,8 +1,11 @@
 // The GPU pipeline's stages as host-side launchers, one .cu file each, explicitly instantiated for
-// every curve (so the files compile in parallel). The dispatch layer (engine.cu) owns the memory
-// and calls them in order on one stream:
+// every curve struct the engine runs: each curve's g1, and the g2 of MSM_G2_CURVES (so the files
+// compile in parallel). The dispatch layer (engine.cu) owns the memory and calls them in order on
+// one stream:
 //   recode (Alg. 3) → sort (CUB, per window) → accumulate (Alg. 4) → aggregate (Alg. 5)
 //   → reduce (§3.4, one cooperative launch) → Horner on the host.
+// The point arithmetic is the curve struct's field (Fp, or Fp2 for G2) through ec/; scalars,
+// digits and indices do not depend on the group.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -16,6 +19,18 @@
 #include "../options.hpp"
 #include "ct_aggregate.cuh"
 #include "plan.hpp"
+
+// The curve structs a stage's translation unit instantiates its launchers for: every g1, or, where
+// MSM_STAGE_G2 is defined (the <stage>_g2.cu files, which include <stage>.cu), every g2, so that
+// the G2 kernels (about three times the code of G1's: an Fp2 product is two F ones, lazily reduced)
+// compile beside G1's rather than after them. Stages with small kernels instantiate both at once
+// (MSM_FOR_EACH_GROUP).
+#if defined(MSM_STAGE_G2)
+#define MSM_FOR_EACH_STAGE_CURVE(X) MSM_FOR_EACH_G2(X)
+#else
+#define MSM_FOR_EACH_STAGE_CURVE(X) MSM_FOR_EACH_CURVE(X)
+#endif
+#define MSM_FOR_EACH_GROUP(X) MSM_FOR_EACH_CURVE(X) MSM_FOR_EACH_G2(X)
 
 namespace msm::gpu {
 

@@ -26,6 +26,11 @@ namespace msm::gpu {
 // it is built wide only; the constant-time mode takes the default mode's budget. Only the default
 // mode is built both ways (MSM_CUDA_ACC=wide|tight picks at run time), which halves the other
 // modes' compile time.
+//
+// G2 (fp2: Fp2 coordinates, `limbs` = 2·F::N = 8 or 12) holds twice the registers per point of its
+// base field: the accumulator alone is 64 (BN254) or 96 (BLS12-381) 32-bit registers, and 2 blocks
+// of 128 threads already allow ptxas's cap of 255 per thread. So every G2 mode is built wide, once
+// (MSM_CUDA_ACC does not apply); ptxas's figures for these kernels are in ec/G2.md.
 constexpr unsigned kAccBlock = 128;
 
 enum class Budget { wide, tight };
@@ -34,9 +39,11 @@ constexpr int acc_min_blocks(int limbs, Budget b) {
   return limbs >= 5 ? (b == Budget::tight ? 3 : 2) : (b == Budget::tight ? 5 : 4);
 }
 // The budget a mode is built with (the default mode: its run-time choice's default).
-constexpr Budget acc_budget(int limbs, Accumulation mode) {
-  return mode == Accumulation::homogeneous || limbs < 5 ? Budget::wide : Budget::tight;
+constexpr Budget acc_budget(int limbs, Accumulation mode, bool fp2 = false) {
+  return fp2 || mode == Accumulation::homogeneous || limbs < 5 ? Budget::wide : Budget::tight;
 }
+// Whether the default mode is built with both budgets, MSM_CUDA_ACC choosing at run time (G1 only).
+constexpr bool acc_both_budgets(bool fp2) { return !fp2; }
 // The default mode's budget at run time: the table, unless MSM_CUDA_ACC says otherwise.
 inline Budget acc_budget_now(int limbs) {
   const int e = environment().cuda_acc_budget;

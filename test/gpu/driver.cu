@@ -1,7 +1,7 @@
 // Standalone GPU check without Node (the msm_gpu_driver target of CMakeLists.txt, run on the CUDA host):
-// the PTX field self test, then GPU MSM = CPU Pippenger (cuda/cpu/pippenger.hpp) for every curve
-// over sizes, scalar distributions, point sets and (c, τ) settings. Prints one line per case and
-// exits non-zero on any mismatch.
+// the PTX field self tests (Fp of every curve, Fp2 of the G2 curves), then GPU MSM = CPU Pippenger
+// (cuda/cpu/pippenger.hpp) for every curve's G1 and every G2 over sizes, scalar distributions,
+// point sets and (c, τ) settings. Prints one line per case and exits non-zero on any mismatch.
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -24,6 +24,7 @@ struct Case {
   using Fr = typename G::scalar;
   using A = ec::Affine<F>;
   using X = ec::XYZZ<F>;
+  static constexpr Group kGroup = ff::is_fp2<F> ? Group::g2 : Group::g1;
 
   // P_i = (i+1)·G, normalised by one batch inversion.
   static std::vector<A> points(size_t n) {
@@ -113,6 +114,7 @@ struct Case {
     EngineOptions opt;
     opt.window_bits = c;
     opt.tau = tau;
+    opt.group = kGroup;
     const auto t0 = std::chrono::steady_clock::now();
     auto eng = make_cuda_engine(id, std::move(buf), opt);
     const auto t1 = std::chrono::steady_clock::now();
@@ -133,8 +135,8 @@ struct Case {
     const A got{gx.is_zero() && gy.is_zero() ? F::zero() : F::to_mont(gx), gx.is_zero() && gy.is_zero() ? F::zero() : F::to_mont(gy)};
     ok = ok && got == want;
     if (!ok) ++failures;
-    std::printf("%s %-10s n=%-8zu %-10s %-8s c=%-2d tau=%-2d W? dev=%.1fMB setup=%.1fms msm=%.2fms %s\n", G::name,
-                ok ? "ok" : "MISMATCH", n, kind.c_str(), pts_kind.c_str(), eng->window_bits(), eng->tau(),
+    std::printf("%s %s %-10s n=%-8zu %-10s %-8s c=%-2d tau=%-2d W? dev=%.1fMB setup=%.1fms msm=%.2fms %s\n", G::name,
+                kGroupNames[int(kGroup)], ok ? "ok" : "MISMATCH", n, kind.c_str(), pts_kind.c_str(), eng->window_bits(), eng->tau(),
                 eng->device_memory() / 1e6, std::chrono::duration<double, std::milli>(t1 - t0).count(), best,
                 repeats > 1 ? "(repeats identical)" : "");
     std::fflush(stdout);
@@ -166,8 +168,17 @@ int main(int argc, char** argv) {
                 r.first.c_str());
     if (r.mismatches) ++failures;
   }
+  for (CurveId id : kCurves) {
+    if (!curve_has_group(id, Group::g2)) continue;
+    const auto r = gpu::fp2_selftest(id, 50000, 42);
+    std::printf("fp2 %s checked=%zu mismatches=%zu %s\n", curve_shape(id).name, r.checked, r.mismatches,
+                r.first.c_str());
+    if (r.mismatches) ++failures;
+  }
   std::fflush(stdout);
   for (CurveId id : kCurves) visit_curve(id, [&](auto g) { curve_suite<decltype(g)>(id, big); });
+  for (CurveId id : kCurves)
+    if (curve_has_group(id, Group::g2)) visit_g2(id, [&](auto g) { curve_suite<decltype(g)>(id, big); });
   std::printf("driver: %d failure(s)\n", failures);
   return failures ? 1 : 0;
 }

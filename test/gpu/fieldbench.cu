@@ -25,9 +25,9 @@ __global__ void mul_chain(F* io, int iters) {
     else if constexpr (V == 2) x = x.sqr();
     else if constexpr (V == 4) {
       F t;
-      msm::ff::device_mont_mul_eo<typename F::params, false>(reinterpret_cast<uint32_t*>(t.limb),
-                                                             reinterpret_cast<const uint32_t*>(x.limb),
-                                                             reinterpret_cast<const uint32_t*>(y.limb), nullptr, nullptr);
+      msm::ff::device_mont_mul_eo<typename F::params, 1>(reinterpret_cast<uint32_t*>(t.limb),
+                                                         reinterpret_cast<const uint32_t*>(x.limb),
+                                                         reinterpret_cast<const uint32_t*>(y.limb), nullptr, nullptr);
       x = t;
     }
     else x = x + y;

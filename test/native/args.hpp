@@ -26,6 +26,17 @@ inline CurveId curve_arg(Napi::Env env, const std::string& name) {
   return id;
 }
 
+// The optional group argument i ('g1' or 'g2'; absent or undefined: G1).
+inline Group group_arg(const Napi::CallbackInfo& cb, size_t i) {
+  if (cb.Length() <= i || cb[i].IsUndefined()) return Group::g1;
+  if (cb[i].IsString()) {
+    const std::string name = cb[i].As<Napi::String>();
+    for (int g = 0; g < kGroupCount; ++g)
+      if (name == kGroupNames[g]) return Group(g);
+  }
+  fail(cb.Env(), "expected a group, 'g1' or 'g2'");
+}
+
 inline uint32_t u32_arg(const Napi::CallbackInfo& cb, size_t i, const char* what) {
   if (cb.Length() <= i || !cb[i].IsNumber()) fail(cb.Env(), std::string("expected ") + what);
   const double v = cb[i].As<Napi::Number>().DoubleValue();

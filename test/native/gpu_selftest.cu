@@ -1,4 +1,4 @@
-// Device field arithmetic checked against the host path (see selftest.hpp).
+// Device field arithmetic, Fp and G2's Fp2, checked against the host path (see gpu_selftest.hpp).
 #include <map>
 #include <mutex>
 #include <random>
@@ -12,7 +12,7 @@ namespace msm::gpu {
 namespace {
 
 template <class F>
-__global__ void field_kernel(const F* a, const F* b, F* mul, F* sqr, F* portable, F* mul_add, size_t n) {
+__global__ void field_kernel(const F* a, const F* b, F* mul, F* sqr, F* portable, F* mul_add, F* mul_add4, size_t n) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   mul[i] = a[i] * b[i];               // ptx.cuh device_mont_mul
@@ -20,6 +20,7 @@ __global__ void field_kernel(const F* a, const F* b, F* mul, F* sqr, F* portable
   portable[i] = F::mont_mul(a[i], b[i]);  // the 64-bit CIOS of field.hpp, on the device
   const size_t k = (i + 1) % n;
   mul_add[i] = F::mul_add(a[i], b[i], b[k], a[k]);  // ptx.cuh device_mont_mul_add
+  mul_add4[i] = F::mul_add4(a[i], b[i], b[k], a[k], a[k], a[k], b[i], b[k]);  // device_mont_mul_add4
 }
 
 template <class F>
@@ -60,28 +61,34 @@ FieldSelftest run(size_t count, uint64_t seed) {
   while (a.size() < count) a.push_back(random_element<F>(rng)), b.push_back(random_element<F>(rng));
   const size_t n = a.size();
 
-  DeviceBuffer<F> da(n), db(n), dm(n), ds(n), dp(n), dma(n);
+  DeviceBuffer<F> da(n), db(n), dm(n), ds(n), dp(n), dma(n), dma4(n);
   MSM_CUDA_CHECK(cudaMemcpy(da.get(), a.data(), n * sizeof(F), cudaMemcpyHostToDevice));
   MSM_CUDA_CHECK(cudaMemcpy(db.get(), b.data(), n * sizeof(F), cudaMemcpyHostToDevice));
-  field_kernel<F><<<blocks_for(n, 128), 128>>>(da.get(), db.get(), dm.get(), ds.get(), dp.get(), dma.get(), n);
+  field_kernel<F><<<blocks_for(n, 128), 128>>>(da.get(), db.get(), dm.get(), ds.get(), dp.get(), dma.get(), dma4.get(), n);
   MSM_LAUNCH_CHECK("field_kernel");
   MSM_CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<F> m(n), s(n), p(n), ma(n);
+  std::vector<F> m(n), s(n), p(n), ma(n), ma4(n);
   MSM_CUDA_CHECK(cudaMemcpy(m.data(), dm.get(), n * sizeof(F), cudaMemcpyDeviceToHost));
   MSM_CUDA_CHECK(cudaMemcpy(s.data(), ds.get(), n * sizeof(F), cudaMemcpyDeviceToHost));
   MSM_CUDA_CHECK(cudaMemcpy(p.data(), dp.get(), n * sizeof(F), cudaMemcpyDeviceToHost));
   MSM_CUDA_CHECK(cudaMemcpy(ma.data(), dma.get(), n * sizeof(F), cudaMemcpyDeviceToHost));
+  MSM_CUDA_CHECK(cudaMemcpy(ma4.data(), dma4.get(), n * sizeof(F), cudaMemcpyDeviceToHost));
 
   FieldSelftest r;
   for (size_t i = 0; i < n; ++i) {
     const size_t k = (i + 1) % n;
     const F want_m = F::mont_mul(a[i], b[i]), want_s = F::mont_mul(a[i], a[i]);
     const F want_ma = want_m + F::mont_mul(b[k], a[k]);
+    const F want_ma4 = want_ma + F::mont_mul(a[k], a[k]) + F::mont_mul(b[i], b[k]);
     const struct {
       const char* what;
       const F& got;
       const F& want;
-    } checks[] = {{"mul", m[i], want_m}, {"sqr", s[i], want_s}, {"portable", p[i], want_m}, {"mul_add", ma[i], want_ma}};
+    } checks[] = {{"mul", m[i], want_m},
+                  {"sqr", s[i], want_s},
+                  {"portable", p[i], want_m},
+                  {"mul_add", ma[i], want_ma},
+                  {"mul_add4", ma4[i], want_ma4}};
     for (const auto& c : checks) {
       ++r.checked;
       if (c.got != c.want) {
@@ -94,10 +101,119 @@ FieldSelftest run(size_t count, uint64_t seed) {
   return r;
 }
 
+// ---- Fp2 ------------------------------------------------------------------------------------------
+constexpr int kFp2Ops = 11;
+constexpr const char* kFp2OpNames[kFp2Ops] = {"mul", "sqr", "mul_add", "add", "sub", "neg", "dbl", "mul by F",
+                                              "conjugate", "mul_b3", "inverse"};
+constexpr size_t kFp2InverseEvery = 16;  // the inverse (an F exponentiation) on every 16th element
+
+// The kFp2Ops results for element i, in kFp2OpNames' order, on the device or the host: the same
+// source, F's PTX paths on the device (field.hpp) and its host path (x86 assembly or portable C++).
+template <class G>
+MSM_HD void fp2_ops(const typename G::field* a, const typename G::field* b, const typename G::field* c, size_t i,
+                    typename G::field* out) {
+  using F = typename G::field;
+  out[0] = a[i] * b[i];
+  out[1] = a[i].sqr();
+  out[2] = F::mul_add(a[i], b[i], c[i], a[i]);
+  out[3] = a[i] + b[i];
+  out[4] = a[i] - b[i];
+  out[5] = -a[i];
+  out[6] = a[i].dbl();
+  out[7] = a[i] * b[i].c1;
+  out[8] = a[i].conjugate();
+  out[9] = ec::HomogeneousOf<G>::mul_b3(a[i]);
+  out[10] = i % kFp2InverseEvery == 0 ? a[i].inverse() : F::zero();
+}
+
+template <class G>
+__global__ void fp2_kernel(const typename G::field* a, const typename G::field* b, const typename G::field* c,
+                           typename G::field* out, size_t n) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  typename G::field r[kFp2Ops];
+  fp2_ops<G>(a, b, c, i, r);
+  for (int k = 0; k < kFp2Ops; ++k) out[i * kFp2Ops + k] = r[k];
+}
+
+template <class G>
+FieldSelftest run_fp2(size_t count, uint64_t seed) {
+  using F = typename G::field;
+  using B = typename F::base;
+  using P = typename B::params;
+  std::mt19937_64 rng(seed);
+  // Coordinates at the edges, as raw limbs (Montgomery representatives).
+  const B p = B::modulus();
+  auto word = [](int k) {  // 2^(32k)
+    B x{};
+    x.limb[k / 2] = uint64_t(1) << (32 * (k % 2));
+    return x;
+  };
+  auto minus = [&](const B& x, const B& y) {  // x − y as integers (x ≥ y)
+    B r;
+    uint64_t borrow = 0;
+    for (int i = 0; i < B::N; ++i) r.limb[i] = ff::sbb(x.limb[i], y.limb[i], borrow);
+    return r;
+  };
+  auto half = [](const B& x) {  // ⌊x/2⌋
+    B r;
+    for (int i = 0; i < B::N; ++i) r.limb[i] = (x.limb[i] >> 1) | (i + 1 < B::N ? x.limb[i + 1] << 63 : 0);
+    return r;
+  };
+  B top{};
+  top.limb[(P::BITS - 1) / 64] = uint64_t(1) << ((P::BITS - 1) % 64);
+  const B edges[] = {B::zero(),           word(0),           word(0) + word(0),  word(1),
+                     word(2),             minus(p, word(0)), minus(p, word(0) + word(0)),
+                     minus(p, word(1)),   minus(p, word(2)), half(p),          half(p) + word(0),
+                     top,                 B::one(),          B::template from_table<typename P::r2>()};
+  std::vector<F> edge2;
+  for (const B& x : edges)
+    for (const B& y : edges) edge2.push_back(F{x, y});
+  std::vector<F> a, b, c;
+  for (size_t i = 0; i < edge2.size(); ++i)
+    for (size_t j = 0; j < edge2.size(); ++j)
+      a.push_back(edge2[i]), b.push_back(edge2[j]), c.push_back(edge2[(i + j + 1) % edge2.size()]);
+  auto random_f2 = [&] { return F{random_element<B>(rng), random_element<B>(rng)}; };
+  for (size_t k = 0; k < count; ++k) a.push_back(random_f2()), b.push_back(random_f2()), c.push_back(random_f2());
+  const size_t n = a.size();
+  for (const F& x : a)
+    if (!x.is_reduced()) throw EngineError("ERR_INVALID_ARGUMENT", "fp2_selftest: an edge value is not below p");
+
+  DeviceBuffer<F> da(n), db(n), dc(n), dout(n * kFp2Ops);
+  MSM_CUDA_CHECK(cudaMemcpy(da.get(), a.data(), n * sizeof(F), cudaMemcpyHostToDevice));
+  MSM_CUDA_CHECK(cudaMemcpy(db.get(), b.data(), n * sizeof(F), cudaMemcpyHostToDevice));
+  MSM_CUDA_CHECK(cudaMemcpy(dc.get(), c.data(), n * sizeof(F), cudaMemcpyHostToDevice));
+  fp2_kernel<G><<<blocks_for(n, 128), 128>>>(da.get(), db.get(), dc.get(), dout.get(), n);
+  MSM_LAUNCH_CHECK("fp2_kernel");
+  MSM_CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<F> got(n * kFp2Ops);
+  MSM_CUDA_CHECK(cudaMemcpy(got.data(), dout.get(), got.size() * sizeof(F), cudaMemcpyDeviceToHost));
+
+  FieldSelftest r;
+  F want[kFp2Ops];
+  for (size_t i = 0; i < n; ++i) {
+    fp2_ops<G>(a.data(), b.data(), c.data(), i, want);
+    for (int k = 0; k < kFp2Ops; ++k) {
+      if (k == kFp2Ops - 1 && i % kFp2InverseEvery != 0) continue;
+      ++r.checked;
+      const F& g = got[i * kFp2Ops + k];
+      if (g != want[k] && r.mismatches++ == 0)
+        r.first = std::string(G::name) + " fp2 " + kFp2OpNames[k] + " a=(" + hex(a[i].c0) + ", " + hex(a[i].c1) +
+                  ") b=(" + hex(b[i].c0) + ", " + hex(b[i].c1) + ") c=(" + hex(c[i].c0) + ", " + hex(c[i].c1) +
+                  ") got (" + hex(g.c0) + ", " + hex(g.c1) + ") want (" + hex(want[k].c0) + ", " + hex(want[k].c1) + ")";
+    }
+  }
+  return r;
+}
+
 }  // namespace
 
 FieldSelftest field_selftest(CurveId curve, size_t count, uint64_t seed) {
   return visit_curve(curve, [&](auto g) { return run<decltype(g)>(count, seed); });
+}
+
+FieldSelftest fp2_selftest(CurveId curve, size_t count, uint64_t seed) {
+  return visit_g2(curve, [&](auto g) { return run_fp2<decltype(g)>(count, seed); });
 }
 
 namespace {

@@ -17,9 +17,17 @@ struct FieldSelftest {
 };
 
 // `count` random pairs (plus edge values 0, 1, p−1, R mod p …) of the curve's base field:
-// device_mont_mul and device_mont_sqr (ptx.cuh) and the portable CIOS on the device, each
-// compared with the host's Fp::mont_mul.
+// device_mont_mul, device_mont_sqr, device_mont_mul_add and device_mont_mul_add4 (ptx.cuh) and
+// the portable CIOS on the device, each compared with the host's Fp::mont_mul.
 FieldSelftest field_selftest(CurveId curve, size_t count, uint64_t seed);
+
+// The same for G2's field Fp2 (ff/fp2.hpp) on the device, for a curve with a G2: `count` random
+// triples (a, b, c) and every pair of the edge elements, whose coordinates are 0, 1, 2, 2^32, 2^64,
+// p − 1, p − 2, p − 2^32, p − 2^64, (p ± 1)/2, 2^(bits−1), R mod p and R² mod p as raw limbs (so
+// that the lazily reduced sums of ptx.cuh's device_mont_mul_add meet their largest values). Each of
+// mul, sqr, mul_add (a·b + c·a), +, −, negation, dbl, mul by F, conjugate, the curve's mul_b3
+// (ec/homogeneous.hpp) and, on a share of the elements, the inverse, compared with the host's Fp2.
+FieldSelftest fp2_selftest(CurveId curve, size_t count, uint64_t seed);
 
 // Takes all but leave_free bytes of the device's free memory (so that a test can make one
 // device of a split context run out); release_device(handle) gives it back. Throws EngineError.

@@ -22,17 +22,27 @@ int int_field(const Napi::Object& o, const char* key, int dflt) {
   return v.IsNumber() ? v.As<Napi::Number>().Int32Value() : dflt;
 }
 
-// planContext(curve, n, { windowBits, tau, accumulation }, freeBytes, residentThreads)
+// planContext(curve, n, { windowBits, tau, accumulation, group }, freeBytes, residentThreads)
 //   → { c, W, tau, T, M, slots, tableLowered, total, regions: { name: [offset, bytes] } }
+// (group 'g2': the sizes of the curve's G2 points, curve_sizes of its g2 struct.)
 Napi::Value plan_context(const Napi::CallbackInfo& cb) {
   Napi::Env env = cb.Env();
   if (cb.Length() < 5 || !cb[0].IsString() || !cb[1].IsNumber() || !cb[2].IsObject() || !cb[3].IsNumber() ||
       !cb[4].IsNumber())
     fail(env, "planContext(curve, n, options, freeBytes, residentThreads)");
   gpu::PlanInput in;
-  in.curve = visit_curve(curve_arg(env, cb[0].As<Napi::String>()), [](auto g) { return gpu::curve_sizes<decltype(g)>(); });
-  in.n = uint64_t(cb[1].As<Napi::Number>().DoubleValue());
   const auto o = cb[2].As<Napi::Object>();
+  const Napi::Value g = o.Get("group");
+  const std::string group = g.IsUndefined() ? "g1" : g.IsString() ? g.As<Napi::String>().Utf8Value() : "?";
+  if (group != "g1" && group != "g2") fail(env, "group must be 'g1' or 'g2'");
+  in.options.group = group == "g2" ? Group::g2 : Group::g1;
+  try {
+    in.curve = visit_group(curve_arg(env, cb[0].As<Napi::String>()), in.options.group,
+                           [](auto g) { return gpu::curve_sizes<decltype(g)>(); });
+  } catch (const EngineError&) {
+    throw Napi::Error(env, addon::Failure::from_current_exception().to_js(env));
+  }
+  in.n = uint64_t(cb[1].As<Napi::Number>().DoubleValue());
   in.options.window_bits = int_field(o, "windowBits", 0);
   in.options.tau = int_field(o, "tau", -1);
   const Napi::Value mode = o.Get("accumulation");

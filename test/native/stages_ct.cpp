@@ -4,7 +4,7 @@
 //    integers for points (O = 0, PADD = +), so test/stages.test.ts checks every bucket against the
 //    plain sums and the Alg. 5 path on adversarial layouts;
 //  - homogeneousCheck: RCB Alg. 7/8/9, mmadd-1998-cmo and the XYZZ conversion (ec/homogeneous.hpp)
-//    against the XYZZ formulas on random points and every exceptional pair.
+//    against the XYZZ formulas on random points and every exceptional pair, of G1 or G2.
 #include <napi.h>
 
 #include <cstring>
@@ -124,7 +124,14 @@ Napi::Value ct_aggregate(const Napi::CallbackInfo& cb) {
   return out;
 }
 
-// homogeneousCheck(curve, count, seed) → { checked, mismatches, first }.
+// A non-zero field element from v (Fp: v | 1; Fp2: (v | 1) + w·u).
+template <class F>
+F nonzero_element(uint64_t v, uint64_t w) {
+  if constexpr (ff::is_fp2<F>) return F{F::base::from_u64(v | 1), F::base::from_u64(w)};
+  else return F::from_u64(v | 1);
+}
+
+// homogeneousCheck(curve, count, seed, group?) → { checked, mismatches, first }.
 template <class G>
 Napi::Value homogeneous_check(Napi::Env env, uint32_t count, uint32_t seed) {
   using F = typename G::field;
@@ -140,7 +147,7 @@ Napi::Value homogeneous_check(Napi::Env env, uint32_t count, uint32_t seed) {
   // An arbitrary projective representative: (λx : λy : λ).
   auto scaled = [&](const A& a) {
     if (a.is_inf()) return H::infinity();
-    const F l = F::from_u64(rng() | 1);
+    const F l = nonzero_element<F>(rng(), rng());
     return H{a.x * l, a.y * l, l};
   };
   uint32_t checked = 0, mismatches = 0;
@@ -152,11 +159,16 @@ Napi::Value homogeneous_check(Napi::Env env, uint32_t count, uint32_t seed) {
       if (first.empty()) first = what;
     }
   };
-  {  // b_int is the curve's b, and mul_b3 multiplies by 3b
+  {  // mul_b3 multiplies by 3b (the curve's b_mont); for G1, b_int is b
     const F b = F::template from_table<typename G::b_mont>();
-    const F t = F::from_u64(rng());
+    bool ok = true;
+    if constexpr (!ec::has_mul_b3<G>) ok = F::from_u64(G::b_int) == b;
+    for (int k = 0; k < 8; ++k) {
+      const F t = k == 0 ? F::zero() : k == 1 ? F::one() : k == 2 ? -F::one() : nonzero_element<F>(rng(), rng());
+      ok = ok && H::mul_b3(t) == t * (b + b + b);
+    }
     ++checked;
-    if (!(F::from_u64(G::b_int) == b && H::mul_b3(t) == t * F::from_u64(3 * G::b_int))) {
+    if (!ok) {
       ++mismatches;
       if (first.empty()) first = "b_int / mul_b3";
     }
@@ -191,7 +203,8 @@ Napi::Value homogeneous_check_js(const Napi::CallbackInfo& cb) {
   if (cb.Length() < 1 || !cb[0].IsString()) fail(cb.Env(), "expected a curve");
   const std::string name = cb[0].As<Napi::String>();
   const uint32_t count = u32_arg(cb, 1, "count"), seed = u32_arg(cb, 2, "seed");
-  return visit_curve(curve_arg(cb.Env(), name), [&](auto g) { return homogeneous_check<decltype(g)>(cb.Env(), count, seed); });
+  return visit_group(curve_arg(cb.Env(), name), group_arg(cb, 3),
+                     [&](auto g) { return homogeneous_check<decltype(g)>(cb.Env(), count, seed); });
 }
 
 }  // namespace

@@ -60,10 +60,10 @@ void generate_points(size_t n, const uint64_t* s, const uint64_t* t, const At& a
   });
 }
 
-// generatePoints(curve, n, s: Uint8Array(32), t: Uint8Array(32), partPoints?) → Uint8Array
-// (canonical x‖y), or with partPoints the same bytes as Uint8Array[] of partPoints points each
-// (the last one fewer): bases larger than one typed array (the bench's 2^26), written straight into
-// the arrays returned.
+// generatePoints(curve, n, s: Uint8Array(32), t: Uint8Array(32), group?, partPoints?) → Uint8Array
+// (canonical x‖y; G2: x.c0‖x.c1‖y.c0‖y.c1), the points of `group` (default G1) from its generator;
+// with partPoints the same bytes as Uint8Array[] of partPoints points each (the last one fewer):
+// bases larger than one typed array (the bench's 2^26), written straight into the arrays returned.
 Napi::Value generate_points_js(const Napi::CallbackInfo& cb) {
   Napi::Env env = cb.Env();
   if (cb.Length() < 1 || !cb[0].IsString()) fail(env, "expected a curve");
@@ -72,22 +72,27 @@ Napi::Value generate_points_js(const Napi::CallbackInfo& cb) {
   auto sb = typed_arg<Napi::Uint8Array>(cb, 2, "s");
   auto tb = typed_arg<Napi::Uint8Array>(cb, 3, "t");
   if (sb.ByteLength() != 32 || tb.ByteLength() != 32) fail(env, "s and t are 32 bytes");
-  const bool in_parts = cb.Length() > 4 && !cb[4].IsUndefined();
-  const size_t per = in_parts ? u32_arg(cb, 4, "partPoints") : std::max<size_t>(n, 1);
+  const Group group = group_arg(cb, 4);
+  const bool in_parts = cb.Length() > 5 && !cb[5].IsUndefined();
+  const size_t per = in_parts ? u32_arg(cb, 5, "partPoints") : std::max<size_t>(n, 1);
   if (per == 0) fail(env, "partPoints must be at least 1");
   uint64_t s[4] = {}, t[4] = {};
   for (int i = 0; i < 32; ++i) s[i / 8] |= uint64_t(sb[i]) << (8 * (i % 8)), t[i / 8] |= uint64_t(tb[i]) << (8 * (i % 8));
   const CurveId id = curve_arg(env, name);
-  const size_t point_bytes = 2 * curve_shape(id).field_bytes;
+  const size_t point_bytes = 2 * curve_shape(id, group).field_bytes;
   std::vector<Napi::Uint8Array> parts;
   std::vector<uint8_t*> data;
   for (size_t lo = 0; lo < n || parts.empty(); lo += per) {
     parts.push_back(Napi::Uint8Array::New(env, (std::min<size_t>(n, lo + per) - lo) * point_bytes));  // zeroed
     data.push_back(parts.back().Data());
   }
-  visit_curve(id, [&](auto g) {
-    generate_points<decltype(g)>(n, s, t, [&](size_t i) { return data[i / per] + (i % per) * point_bytes; });
-  });
+  try {
+    visit_group(id, group, [&](auto g) {
+      generate_points<decltype(g)>(n, s, t, [&](size_t i) { return data[i / per] + (i % per) * point_bytes; });
+    });
+  } catch (const EngineError& e) {
+    fail(env, e.what());
+  }
   if (!in_parts) return parts[0];
   auto list = Napi::Array::New(env, n ? parts.size() : 0);
   for (size_t k = 0; n && k < parts.size(); ++k) list.Set(uint32_t(k), parts[k]);
@@ -104,23 +109,29 @@ struct SelftestArgs {
   return SelftestArgs{cb[0].As<Napi::String>(), u32_arg(cb, 1, "count"), u32_arg(cb, 2, "seed")};
 }
 
-// gpuFieldSelftest(curve, count, seed) → { checked, mismatches, first } (CUDA builds only).
-Napi::Value gpu_field_selftest(const Napi::CallbackInfo& cb) {
+// The device self-tests of gpu_selftest.hpp, as hooks (CUDA builds only; undefined otherwise):
+//   gpuFieldSelftest(curve, count, seed) → { checked, mismatches, first }: the curve's base field;
+//   gpuFp2Selftest(curve, count, seed) → the same for G2's Fp2 (curves with a G2).
+enum class GpuSelftest { field, fp2 };
+Napi::Value gpu_selftest_js(const Napi::CallbackInfo& cb, GpuSelftest which) {
   Napi::Env env = cb.Env();
 #if defined(MSM_WITH_CUDA)
   const SelftestArgs a = selftest_args(cb);
-  const uint32_t count = a.count, seed = a.seed;
   const CurveId id = curve_arg(env, a.curve);
   try {
-    const gpu::FieldSelftest r = gpu::field_selftest(id, count, seed);
+    const gpu::FieldSelftest r =
+        which == GpuSelftest::fp2 ? gpu::fp2_selftest(id, a.count, a.seed) : gpu::field_selftest(id, a.count, a.seed);
     return selftest_result(env, double(r.checked), double(r.mismatches), r.first);
   } catch (const EngineError&) {
     throw Napi::Error(env, addon::Failure::from_current_exception().to_js(env));
   }
 #else
+  (void)which;
   return env.Undefined();
 #endif
 }
+Napi::Value gpu_field_selftest(const Napi::CallbackInfo& cb) { return gpu_selftest_js(cb, GpuSelftest::field); }
+Napi::Value gpu_fp2_selftest(const Napi::CallbackInfo& cb) { return gpu_selftest_js(cb, GpuSelftest::fp2); }
 
 // occupyDevice(device, leaveFreeBytes) → handle; releaseDevice(handle) (CUDA builds only).
 Napi::Value occupy_device_js(const Napi::CallbackInfo& cb) {
@@ -149,8 +160,8 @@ Napi::Value release_device_js(const Napi::CallbackInfo& cb) {
   return env.Undefined();
 }
 
-// engineBench(curve, points: Uint8Array or Uint8Array[] (canonical x‖y, parts concatenated),
-//             scalars: Uint8Array, runs, windowBits, tau)
+// engineBench(curve, points: Uint8Array or Uint8Array[] (canonical x‖y, G2 x.c0‖x.c1‖y.c0‖y.c1;
+//             parts concatenated), scalars: Uint8Array, runs, windowBits, tau, group?)
 //   → { setupMs, runsMs: number[], deviceMemory, windowBits, tau, result: Uint8Array }
 // The CUDA engine alone (no N-API argument copies): context creation (upload + table) timed
 // apart; each run uploads the scalars, computes and downloads the result. CUDA builds only.
@@ -165,11 +176,12 @@ Napi::Value engine_bench(const Napi::CallbackInfo& cb) {
   EngineOptions opt;
   opt.window_bits = int(u32_arg(cb, 4, "windowBits"));
   opt.tau = cb.Length() > 5 && cb[5].IsNumber() ? cb[5].As<Napi::Number>().Int32Value() : -1;
+  opt.group = group_arg(cb, 6);
   const CurveId id = curve_arg(env, name);
-  const size_t fb = curve_shape(id).field_bytes, n = pts.size() / (2 * fb);
-  if (sc.ByteLength() != 32 * n) fail(env, "scalars must be 32 bytes per point");
   try {
-    AffineBuffer buf = decode_points(id, Group::g1, pts.data(), n, PointFormat::Canonical, Validation::None, 0);
+    const size_t fb = curve_shape(id, opt.group).field_bytes, n = pts.size() / (2 * fb);
+    if (sc.ByteLength() != 32 * n) fail(env, "scalars must be 32 bytes per point");
+    AffineBuffer buf = decode_points(id, opt.group, pts.data(), n, PointFormat::Canonical, Validation::None, 0);
     const auto t0 = std::chrono::steady_clock::now();
     auto eng = make_cuda_engine(id, std::move(buf), opt);
     const double setup = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -223,6 +235,7 @@ void register_tools(Napi::Object t) {
   t.Set("generatePoints", Napi::Function::New(env, generate_points_js, "generatePoints"));
   t.Set("engineBench", Napi::Function::New(env, engine_bench, "engineBench"));
   t.Set("gpuFieldSelftest", Napi::Function::New(env, gpu_field_selftest, "gpuFieldSelftest"));
+  t.Set("gpuFp2Selftest", Napi::Function::New(env, gpu_fp2_selftest, "gpuFp2Selftest"));
   t.Set("occupyDevice", Napi::Function::New(env, occupy_device_js, "occupyDevice"));
   t.Set("releaseDevice", Napi::Function::New(env, release_device_js, "releaseDevice"));
   t.Set("cpuSimdSelftest", Napi::Function::New(env, cpu_simd_selftest, "cpuSimdSelftest"));

@@ -99,6 +99,77 @@ export function expectedFromDlogs(c: Curve, dlogs: readonly bigint[], scalars: r
   return fromModel(toAff(fieldOf(c), jacMul(fieldOf(c), e % c.r, toJac(gen(c)))));
 }
 
+/** Distributions of packed scalars (test/gpu: at 2^20 bigint scalars are far too slow). */
+export type PackedDistribution = 'random' | 'identical' | 'distinct32' | 'small' | 'mostly-zero' | 'r-1' | 'zero' | 'mixed';
+
+/**
+ * n canonical scalars of a distribution, packed little-endian (32 bytes each): uniform below r
+ * ('random'; the one value of 'identical' and the 32 of 'distinct32' likewise), below 2^64
+ * ('small'), one in 16 uniform and the others 0 ('mostly-zero'), all r − 1, all 0, or a mix of
+ * r − 1, 0, 1 and uniform ('mixed').
+ */
+export function packedScalars(c: Curve, n: number, dist: PackedDistribution, rng: Rng): Uint8Array {
+  const bits = c.r.toString(2).length;
+  const top = Math.floor((bits - 1) / 8);
+  const rBytes = encodeScalars(c, [0n]);
+  writeLE(new DataView(rBytes.buffer), 0, c.r, 32);
+  // a uniform value below r at buf[off …]: `bits` random bits, rejected while ≥ r (bytes compared from the top)
+  const random = (buf: Uint8Array, off: number): void => {
+    const view = new DataView(buf.buffer, buf.byteOffset);
+    for (;;) {
+      for (let w = 0; w < 8; w++) view.setUint32(off + 4 * w, rng.u32(), true);
+      buf[off + top] &= (1 << (((bits - 1) % 8) + 1)) - 1;
+      buf.fill(0, off + top + 1, off + 32);
+      let j = 31;
+      while (j >= 0 && buf[off + j] === rBytes[j]) j--;
+      if (j >= 0 && buf[off + j] < rBytes[j]) return;
+    }
+  };
+  const rm1 = encodeScalars(c, [c.r - 1n]);
+  const one = new Uint8Array(32);
+  random(one, 0);
+  const pool = new Uint8Array(32 * 32);
+  for (let k = 0; k < 32; k++) random(pool, 32 * k);
+  const out = new Uint8Array(32 * n);
+  const view = new DataView(out.buffer);
+  for (let i = 0; i < n; i++) {
+    const off = 32 * i;
+    switch (dist) {
+      case 'random':
+        random(out, off);
+        break;
+      case 'identical':
+        out.set(one, off);
+        break;
+      case 'distinct32': {
+        const k = rng.int(32);
+        out.set(pool.subarray(32 * k, 32 * k + 32), off);
+        break;
+      }
+      case 'small':
+        view.setUint32(off, rng.u32(), true);
+        view.setUint32(off + 4, rng.u32(), true);
+        break;
+      case 'mostly-zero':
+        if (rng.int(16) === 0) random(out, off);
+        break;
+      case 'r-1':
+        out.set(rm1, off);
+        break;
+      case 'zero':
+        break;
+      case 'mixed': {
+        const k = rng.int(4);
+        if (k === 0) out.set(rm1, off);
+        else if (k === 2) out[off] = 1;
+        else if (k === 3) random(out, off);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 /** Scalar distributions every backend and group is run over: [label, draw one scalar]. */
 export function scalarDistributions(c: Curve, rng: Rng): [string, () => bigint][] {
   return [

@@ -73,12 +73,13 @@ export interface TestingAddon {
   // stages_ct.cpp: §5 and the complete formulas
   accumulateCt(keys: Uint32Array, weights: BigUint64Array, T: number, c: number): { index: Uint32Array; buffer: BigUint64Array };
   ctAggregate(index: Uint32Array, buffer: BigUint64Array, c: number): BigUint64Array;
-  homogeneousCheck(curve: string, count: number, seed: number): SelftestResult;
+  homogeneousCheck(curve: string, count: number, seed: number, group?: 'g1' | 'g2'): SelftestResult; // g2: bn254, bls12-381
   // tools.cpp
-  // P_i = (s + i·t)·G, canonical x‖y; with partPoints, the same bytes in parts of that many points
-  // (the last one fewer; [] for n = 0), for bases above one typed array.
-  generatePoints(curve: string, n: number, s: Uint8Array, t: Uint8Array): Uint8Array;
-  generatePoints(curve: string, n: number, s: Uint8Array, t: Uint8Array, partPoints: number): Uint8Array[];
+  // P_i = (s + i·t)·G of the group (default g1), canonical x‖y (G2: x.c0‖x.c1‖y.c0‖y.c1); with
+  // partPoints, the same bytes in parts of that many points (the last one fewer; [] for n = 0),
+  // for bases above one typed array.
+  generatePoints(curve: string, n: number, s: Uint8Array, t: Uint8Array, group?: 'g1' | 'g2'): Uint8Array;
+  generatePoints(curve: string, n: number, s: Uint8Array, t: Uint8Array, group: 'g1' | 'g2' | undefined, partPoints: number): Uint8Array[];
   engineBench(
     curve: string,
     points: Uint8Array | readonly Uint8Array[], // parts concatenated
@@ -86,8 +87,10 @@ export interface TestingAddon {
     runs: number,
     windowBits: number,
     tau: number,
+    group?: 'g1' | 'g2',
   ): { setupMs: number; runsMs: number[]; deviceMemory: number; windowBits: number; tau: number; result: Uint8Array } | undefined;
   gpuFieldSelftest(curve: string, count: number, seed: number): SelftestResult | undefined; // undefined without CUDA
+  gpuFp2Selftest(curve: G2Curve, count: number, seed: number): SelftestResult | undefined; // G2's Fp2; undefined without CUDA
   // Takes all but leaveFreeBytes of a CUDA device's free memory until releaseDevice (undefined without CUDA).
   occupyDevice(device: number, leaveFreeBytes: number): number | undefined;
   releaseDevice(handle: number): void;
@@ -99,7 +102,7 @@ export interface TestingAddon {
   planContext(
     curve: string,
     n: number,
-    options: { windowBits?: number; tau?: number; accumulation?: 'xyzz' | 'homogeneous' | 'constant-time' },
+    options: { windowBits?: number; tau?: number; accumulation?: 'xyzz' | 'homogeneous' | 'constant-time'; group?: 'g1' | 'g2' },
     freeBytes: number,
     residentThreads: number,
   ): ContextPlan;
