@@ -1,4 +1,5 @@
-// Workload for scripts/gpu-sanitize.sh: every curve at n = 2^12 through the addon directly (no
+// Workload for scripts/gpu-sanitize.sh: every curve's G1, and G2 of BN254 and BLS12-381, at
+// n = 2^12 through the addon directly (no
 // TypeScript build needed): context creation (upload + 2^h·P table), msm with random and with
 // identical scalars (the block-wide Alg. 5 path), msmBatch, each checked against the CPU backend;
 // points from the test addon's generator;
@@ -24,26 +25,27 @@ const le = (v, bytes = 32) => {
 
 async function main() {
   let bad = 0;
-  for (const curve of addon.info().curves) {
-    const pts = testing.generatePoints(curve, N, le(12345n), le(67890n));
+  const targets = [...addon.info().curves.map((c) => [c, 'g1']), ['bn254', 'g2'], ['bls12-381', 'g2']];
+  for (const [curve, group] of targets) {
+    const pts = testing.generatePoints(curve, N, le(12345n), le(67890n), group);
     const random = new Uint8Array(32 * N);
     for (let i = 0; i < random.length; i++) random[i] = (i % 32) === 31 ? byte() & 0x0f : byte();
     const same = new Uint8Array(32 * N);
     for (let i = 0; i < N; i++) same.set(random.subarray(0, 32), 32 * i);
-    const cpu = await addon.createContext(curve, pts, 0, 0, opts('cpu'));
+    const cpu = await addon.createContext(curve, pts, 0, 0, opts('cpu', { group }));
     for (const [mode, extra] of MODES) {
-      const gpu = await addon.createContext(curve, pts, 0, 0, opts('cuda', extra));
+      const gpu = await addon.createContext(curve, pts, 0, 0, opts('cuda', { ...extra, group }));
       for (const [name, ks] of [['random', random], ['identical', same]]) {
         const a = Buffer.from(await gpu.msm(ks, 0, true));
         const b = Buffer.from(await cpu.msm(ks, 0, true));
         const ok = a.equals(b);
         if (!ok) bad++;
-        console.log(`${curve} n=${N} ${mode} ${name}: ${ok ? 'ok' : 'MISMATCH'}`);
+        console.log(`${curve} ${group} n=${N} ${mode} ${name}: ${ok ? 'ok' : 'MISMATCH'}`);
       }
       const batch = await gpu.msmBatch([random, same], 0, true);
       const okb = Buffer.from(batch[1]).equals(Buffer.from(await cpu.msm(same, 0, true)));
       if (!okb) bad++;
-      console.log(`${curve} n=${N} ${mode} batch: ${okb ? 'ok' : 'MISMATCH'}`);
+      console.log(`${curve} ${group} n=${N} ${mode} batch: ${okb ? 'ok' : 'MISMATCH'}`);
       gpu.close();
     }
     cpu.close();

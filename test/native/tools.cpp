@@ -60,6 +60,77 @@ void generate_points(size_t n, const uint64_t* s, const uint64_t* t, const At& a
   });
 }
 
+// k_i·G for 32-byte little-endian scalars k_i (any 256-bit value; 0 gives O, written as zeros), on
+// all cores: a fixed-base comb of 32 byte-wide windows (table[j][d] = d·2^(8j)·G, affine), so a
+// product is at most 32 mixed additions (madd-2008-s, 8M + 2S) where double-and-add takes 256
+// doublings; each thread's range is normalised with one inversion, as in generate_points. Point
+// i goes to out + i·2·F::BYTES, x‖y, canonical or in Montgomery form (snarkjs's LEM layout).
+template <class G>
+void fixed_base_mul(const uint8_t* scalars, size_t n, bool montgomery, uint8_t* out) {
+  using F = typename G::field;
+  using A = ec::Affine<F>;
+  using X = ec::XYZZ<F>;
+  constexpr size_t kWindows = 32, kDigits = 256;
+  const A g{F::to_mont(F::template from_table<typename G::gen_x>()), F::to_mont(F::template from_table<typename G::gen_y>())};
+  std::vector<A> table(kWindows * kDigits, A::infinity());
+  parallel_ranges(kWindows, default_threads(0), 1, [&](size_t lo, size_t hi) {
+    for (size_t j = lo; j < hi; ++j) {
+      X base = X::from_affine(g);
+      for (size_t k = 0; k < 8 * j; ++k) base = base.dbl();
+      const A b = base.to_affine();
+      X acc = X::infinity();
+      for (size_t d = 1; d < kDigits; ++d) table[j * kDigits + d] = (acc = acc.add(b)).to_affine();
+    }
+  });
+  const auto put = [&](const F& v, uint8_t* at) { (montgomery ? v : F::from_mont(v)).store_le(at); };
+  parallel_ranges(n, default_threads(0), 1024, [&](size_t lo, size_t hi) {
+    std::vector<X> xs(hi - lo);
+    std::vector<F> pre(hi - lo);
+    F run = F::one();
+    for (size_t i = lo; i < hi; ++i) {
+      X acc = X::infinity();
+      for (size_t j = 0; j < kWindows; ++j) acc = acc.add(table[j * kDigits + scalars[32 * i + j]]);
+      xs[i - lo] = acc;
+      if (!acc.is_inf()) run = run * (acc.ZZ * acc.ZZZ);
+      pre[i - lo] = run;
+    }
+    F inv = run.inverse();
+    for (size_t i = hi; i-- > lo;) {
+      const X& x = xs[i - lo];
+      uint8_t* at = out + i * 2 * F::BYTES;
+      if (x.is_inf()) {
+        std::memset(at, 0, 2 * F::BYTES);
+        continue;
+      }
+      const F d = inv * (i > lo ? pre[i - lo - 1] : F::one());  // (ZZ·ZZZ)⁻¹
+      inv = inv * (x.ZZ * x.ZZZ);
+      put(x.X * (x.ZZZ * d), at);
+      put(x.Y * (x.ZZ * d), at + F::BYTES);
+    }
+  });
+}
+
+// fixedBaseMul(curve, scalars: Uint8Array (32 bytes each), group?, montgomery?) → Uint8Array of the
+// points k_i·G of the group, affine x‖y (G2: x.c0‖x.c1‖y.c0‖y.c1), canonical or Montgomery: the
+// known-τ Groth16 setup of bench/groth16-setup.ts.
+Napi::Value fixed_base_mul_js(const Napi::CallbackInfo& cb) {
+  Napi::Env env = cb.Env();
+  if (cb.Length() < 1 || !cb[0].IsString()) fail(env, "expected a curve");
+  const CurveId id = curve_arg(env, cb[0].As<Napi::String>());
+  auto sc = typed_arg<Napi::Uint8Array>(cb, 1, "scalars");
+  if (sc.ByteLength() % 32) fail(env, "scalars must be 32 bytes each");
+  const Group group = group_arg(cb, 2);
+  const bool montgomery = cb.Length() > 3 && cb[3].ToBoolean();
+  const size_t n = sc.ByteLength() / 32;
+  auto out = Napi::Uint8Array::New(env, n * 2 * curve_shape(id, group).field_bytes);
+  try {
+    visit_group(id, group, [&](auto g) { fixed_base_mul<decltype(g)>(sc.Data(), n, montgomery, out.Data()); });
+  } catch (const EngineError& e) {
+    fail(env, e.what());
+  }
+  return out;
+}
+
 // generatePoints(curve, n, s: Uint8Array(32), t: Uint8Array(32), group?, partPoints?) → Uint8Array
 // (canonical x‖y; G2: x.c0‖x.c1‖y.c0‖y.c1), the points of `group` (default G1) from its generator;
 // with partPoints the same bytes as Uint8Array[] of partPoints points each (the last one fewer):
@@ -233,6 +304,7 @@ Napi::Value cpu_simd_selftest(const Napi::CallbackInfo& cb) {
 void register_tools(Napi::Object t) {
   Napi::Env env = t.Env();
   t.Set("generatePoints", Napi::Function::New(env, generate_points_js, "generatePoints"));
+  t.Set("fixedBaseMul", Napi::Function::New(env, fixed_base_mul_js, "fixedBaseMul"));
   t.Set("engineBench", Napi::Function::New(env, engine_bench, "engineBench"));
   t.Set("gpuFieldSelftest", Napi::Function::New(env, gpu_field_selftest, "gpuFieldSelftest"));
   t.Set("gpuFp2Selftest", Napi::Function::New(env, gpu_fp2_selftest, "gpuFp2Selftest"));

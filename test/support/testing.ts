@@ -80,6 +80,8 @@ export interface TestingAddon {
   // for bases above one typed array.
   generatePoints(curve: string, n: number, s: Uint8Array, t: Uint8Array, group?: 'g1' | 'g2'): Uint8Array;
   generatePoints(curve: string, n: number, s: Uint8Array, t: Uint8Array, group: 'g1' | 'g2' | undefined, partPoints: number): Uint8Array[];
+  // k_i·G of the group (default g1) for 32-byte LE scalars, affine x‖y, canonical or Montgomery
+  fixedBaseMul(curve: string, scalars: Uint8Array, group?: 'g1' | 'g2', montgomery?: boolean): Uint8Array;
   engineBench(
     curve: string,
     points: Uint8Array | readonly Uint8Array[], // parts concatenated

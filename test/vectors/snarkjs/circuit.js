@@ -24,15 +24,14 @@ const r1csOf = (curve) => path.join(buildOf(curve), 'poseidon_chain.r1cs');
 const wasmOf = (curve) => path.join(buildOf(curve), 'poseidon_chain_js', 'poseidon_chain.wasm');
 const sha256 = (file) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
-/** Compile for `curve` into <curve>/build/; returns the SHA-256 of the R1CS. */
-function compile(curve) {
-  const out = buildOf(curve);
+/** Compile for `curve` into <curve>/build/ (or `out`); returns the SHA-256 of the R1CS. */
+function compile(curve, out = buildOf(curve)) {
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });
   const circom = path.join(ROOT, 'node_modules', 'circom2', 'cli.js');
   // from the repository root: circom2 (WASI) run from another folder did not find circomlib
   execFileSync(process.execPath, [circom, path.join(HERE, 'poseidon_chain.circom'), ...FLAGS, '--prime', PRIMES[curve], '-l', path.join(ROOT, 'node_modules'), '-o', out], { cwd: ROOT, stdio: 'pipe' });
-  return sha256(r1csOf(curve));
+  return sha256(path.join(out, 'poseidon_chain.r1cs'));
 }
 
 /** The compiled circuit of `curve` as the committed keys expect it: { wasm, r1cs }. */
