@@ -180,8 +180,10 @@ async function main(): Promise<void> {
   if (circuit !== 'synthetic' && circuit !== 'poseidon') throw new Error(`--circuit: synthetic or poseidon, not ${circuit}`);
   const provers = (values.provers ?? 'snarkjs,msm-cuda').split(',');
   for (const p of provers) if (p !== 'snarkjs' && p !== 'msm-cuda') throw new Error(`--provers: snarkjs or msm-cuda, not ${p}`);
-  const backend = values.backend ?? 'auto';
   const runs = Number(values.runs ?? 3);
+  if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs: a positive integer, not ${values.runs}`);
+  const backend = values.backend ?? 'auto';
+  if (!['auto', 'cpu', 'cuda'].includes(backend)) throw new Error(`--backend: auto, cpu or cuda, not ${backend}`);
   const work = values.work ?? path.join(os.tmpdir(), 'msm-prove-bench');
   const rows: Row[] = [];
   for (const curve of curves) {
