@@ -198,7 +198,6 @@ export interface Secrets {
 export function writeKnownTauZkey(file: string, curve: CurveName, circuit: Circuit, secrets: Secrets): number {
   const c = CURVES[curve];
   const r = c.r;
-  const name = curve;
   const addon = testingAddon();
   const k = domainLog(circuit);
   const n = 2 ** k;
@@ -251,8 +250,8 @@ export function writeKnownTauZkey(file: string, curve: CurveName, circuit: Circu
     v.forEach((x, i) => putLe(out, 32 * i, x, 32));
     return out;
   };
-  const g1 = (v: bigint[]): Uint8Array => addon.fixedBaseMul(name, scalars(v), 'g1', true);
-  const g2 = (v: bigint[]): Uint8Array => addon.fixedBaseMul(name, scalars(v), 'g2', true);
+  const g1 = (v: bigint[]): Uint8Array => addon.fixedBaseMul(curve, scalars(v), 'g1', true);
+  const g2 = (v: bigint[]): Uint8Array => addon.fixedBaseMul(curve, scalars(v), 'g2', true);
   const n8q = nBytes(c.p);
   const header2 = [
     u32(n8q),

@@ -25,6 +25,30 @@
 namespace msm::testing {
 namespace {
 
+// Points xs[k] (XYZZ) to at(lo + k) as affine x‖y, little-endian, canonical or in Montgomery form,
+// with one inversion for all of them (Montgomery's trick over ZZ·ZZZ). O is left as the caller's
+// zeros.
+template <class F, class At>
+void store_affine(const std::vector<ec::XYZZ<F>>& xs, size_t lo, bool montgomery, const At& at) {
+  std::vector<F> pre(xs.size());
+  F run = F::one();
+  for (size_t k = 0; k < xs.size(); ++k) {
+    if (!xs[k].is_inf()) run = run * (xs[k].ZZ * xs[k].ZZZ);
+    pre[k] = run;
+  }
+  const auto put = [&](const F& v, uint8_t* to) { (montgomery ? v : F::from_mont(v)).store_le(to); };
+  F inv = run.inverse();
+  for (size_t k = xs.size(); k-- > 0;) {
+    const ec::XYZZ<F>& x = xs[k];
+    if (x.is_inf()) continue;
+    const F d = inv * (k > 0 ? pre[k - 1] : F::one());  // (ZZ·ZZZ)⁻¹
+    inv = inv * (x.ZZ * x.ZZZ);
+    uint8_t* out = at(lo + k);
+    put(x.X * (x.ZZZ * d), out);
+    put(x.Y * (x.ZZ * d), out + F::BYTES);
+  }
+}
+
 // P_i = (s + i·t)·G for i < n, canonical little-endian x‖y (all zeros for O), on all cores:
 // each thread walks its range by mixed additions of t·G and normalises it with one inversion.
 // Point i goes to at(i), which the caller zero-filled (O is written by leaving it so).
@@ -39,32 +63,17 @@ void generate_points(size_t n, const uint64_t* s, const uint64_t* t, const At& a
     const uint64_t idx[1] = {uint64_t(lo)};
     X acc = ec::scalar_mul(Tp, idx, 1).add(S);
     std::vector<X> xs(hi - lo);
-    std::vector<F> pre(hi - lo);
-    F run = F::one();
-    for (size_t i = lo; i < hi; ++i) {
-      xs[i - lo] = acc;
-      if (!acc.is_inf()) run = run * (acc.ZZ * acc.ZZZ);
-      pre[i - lo] = run;
-      acc = acc.add(Tp);
-    }
-    F inv = run.inverse();
-    for (size_t i = hi; i-- > lo;) {
-      const X& x = xs[i - lo];
-      if (x.is_inf()) continue;
-      const F d = inv * (i > lo ? pre[i - lo - 1] : F::one());  // (ZZ·ZZZ)⁻¹
-      inv = inv * (x.ZZ * x.ZZZ);
-      uint8_t* out = at(i);
-      F::from_mont(x.X * (x.ZZZ * d)).store_le(out);
-      F::from_mont(x.Y * (x.ZZ * d)).store_le(out + F::BYTES);
-    }
+    for (size_t i = lo; i < hi; ++i, acc = acc.add(Tp)) xs[i - lo] = acc;
+    store_affine(xs, lo, false, at);
   });
 }
 
-// k_i·G for 32-byte little-endian scalars k_i (any 256-bit value; 0 gives O, written as zeros), on
+// k_i·G for 32-byte little-endian scalars k_i (any 256-bit value; 0 gives O, left as zeros), on
 // all cores: a fixed-base comb of 32 byte-wide windows (table[j][d] = d·2^(8j)·G, affine), so a
 // product is at most 32 mixed additions (madd-2008-s, 8M + 2S) where double-and-add takes 256
-// doublings; each thread's range is normalised with one inversion, as in generate_points. Point
-// i goes to out + i·2·F::BYTES, x‖y, canonical or in Montgomery form (snarkjs's LEM layout).
+// doublings; each thread's range is normalised with one inversion (store_affine). Point i goes to
+// out + i·2·F::BYTES (zero-filled by the caller), x‖y, canonical or in Montgomery form (snarkjs's
+// LEM layout).
 template <class G>
 void fixed_base_mul(const uint8_t* scalars, size_t n, bool montgomery, uint8_t* out) {
   using F = typename G::field;
@@ -82,31 +91,11 @@ void fixed_base_mul(const uint8_t* scalars, size_t n, bool montgomery, uint8_t* 
       for (size_t d = 1; d < kDigits; ++d) table[j * kDigits + d] = (acc = acc.add(b)).to_affine();
     }
   });
-  const auto put = [&](const F& v, uint8_t* at) { (montgomery ? v : F::from_mont(v)).store_le(at); };
   parallel_ranges(n, default_threads(0), 1024, [&](size_t lo, size_t hi) {
-    std::vector<X> xs(hi - lo);
-    std::vector<F> pre(hi - lo);
-    F run = F::one();
-    for (size_t i = lo; i < hi; ++i) {
-      X acc = X::infinity();
-      for (size_t j = 0; j < kWindows; ++j) acc = acc.add(table[j * kDigits + scalars[32 * i + j]]);
-      xs[i - lo] = acc;
-      if (!acc.is_inf()) run = run * (acc.ZZ * acc.ZZZ);
-      pre[i - lo] = run;
-    }
-    F inv = run.inverse();
-    for (size_t i = hi; i-- > lo;) {
-      const X& x = xs[i - lo];
-      uint8_t* at = out + i * 2 * F::BYTES;
-      if (x.is_inf()) {
-        std::memset(at, 0, 2 * F::BYTES);
-        continue;
-      }
-      const F d = inv * (i > lo ? pre[i - lo - 1] : F::one());  // (ZZ·ZZZ)⁻¹
-      inv = inv * (x.ZZ * x.ZZZ);
-      put(x.X * (x.ZZZ * d), at);
-      put(x.Y * (x.ZZ * d), at + F::BYTES);
-    }
+    std::vector<X> xs(hi - lo, X::infinity());
+    for (size_t i = lo; i < hi; ++i)
+      for (size_t j = 0; j < kWindows; ++j) xs[i - lo] = xs[i - lo].add(table[j * kDigits + scalars[32 * i + j]]);
+    store_affine(xs, lo, montgomery, [&](size_t i) { return out + i * 2 * F::BYTES; });
   });
 }
 
