@@ -9,8 +9,16 @@ import { testingAddon, type ContextPlan, type PlanRegions } from './support/test
 const T = testingAddon;
 const GB = 2 ** 30;
 const DEVICES = [16, 24, 48, 80].map((g) => ({ name: `${g} GB`, free: (g - 1) * GB })); // ~1 GB taken by the context
-const RESIDENT = 132 * 3 * 128; // H100: SMs × blocks × block size
+const BLOCK = 128; // tuning.hpp kAccBlock
+const RESIDENT = 132 * 3 * BLOCK; // H100: SMs × blocks × block size
 const TABLE_SHARE = 0.5;
+
+// Alg. 4 threads per window: whole blocks, so that the launch's W·T/BLOCK blocks are all resident
+// (one wave); the plain quotient where not even one block per window is resident.
+function threadsPerWindow(resident: number, W: number, n: number): number {
+  const q = Math.floor(resident / W);
+  return Math.max(1, Math.min(q >= BLOCK ? Math.floor(q / BLOCK) * BLOCK : q, n));
+}
 
 // The largest h ≤ top with (h + 1)·n affine points in TABLE_SHARE of the free memory, or -1.
 function deepestFitting(n: number, affine: number, free: number, top: number): number {
@@ -62,7 +70,8 @@ describe.each(CURVE_NAMES)('%s', (curve: CurveName) => {
     expect(p.M).toBe(2 ** (p.c - 2));
     expect(p.tau).toBe(deepestFitting(n, p.affineBytes, free, p.c - 1));
     expect(p.tableLowered).toBe(p.tau < p.c - 1);
-    expect(p.T).toBe(Math.max(1, Math.min(Math.floor(RESIDENT / p.W), n)));
+    expect(p.T).toBe(threadsPerWindow(RESIDENT, p.W, n));
+    expect(p.W * Math.ceil(p.T / BLOCK)).toBeLessThanOrEqual(RESIDENT / BLOCK);
     expect(p.total).toBeLessThanOrEqual(free);
     checkLayout(p, n);
   });
@@ -102,6 +111,23 @@ describe.each(CURVE_NAMES)('%s', (curve: CurveName) => {
     };
     expectOptionError(() => T().planContext(curve, 1000, { windowBits: 10, tau: 10 }, 80 * GB, RESIDENT));
     expectOptionError(() => T().planContext(curve, 1000, { windowBits: 10, tau: 5, accumulation: 'constant-time' }, 80 * GB, RESIDENT));
+  });
+
+  test.each([
+    ['an H100 at 3 blocks per SM', 132 * 3 * BLOCK],
+    ['an H100 at 2 blocks per SM', 132 * 2 * BLOCK],
+    ['a 46-SM GPU at 4 blocks per SM', 46 * 4 * BLOCK],
+    ['fewer resident blocks than windows', 8 * BLOCK],
+  ])('Alg. 4 launches one wave on %s', (_name, resident) => {
+    for (const log of [16, 20, 24]) {
+      const p = T().planContext(curve, 2 ** log, {}, 80 * GB, resident);
+      expect(p.T).toBe(threadsPerWindow(resident, p.W, 2 ** log));
+      if (resident / p.W >= BLOCK) {
+        expect(p.T % BLOCK).toBe(0);
+        expect(p.W * (p.T / BLOCK)).toBeLessThanOrEqual(resident / BLOCK);
+        expect(p.W * (p.T / BLOCK + 1)).toBeGreaterThan(resident / BLOCK); // no whole block per window left idle
+      }
+    }
   });
 
   test('small inputs: T never exceeds n, and n = 0 allocates nothing', () => {
