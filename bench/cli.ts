@@ -14,6 +14,7 @@ import { encodeScalars } from '../lib/encoding';
 import { DISTRIBUTIONS, expectedMsm, generatePoints, generateScalars, type Distribution } from '../lib/generate';
 import { formatSeconds } from '../lib/progress';
 import { Rng } from '../lib/random';
+import { median } from '../lib/stats';
 import { machine } from './machine';
 import { ffjavascriptPeer, noblePeer, PEER_NAMES, type Peer, type PeerName } from './peers';
 
@@ -69,11 +70,6 @@ function parseSize(s: string): number {
   return n;
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const same = (a: AffinePoint, b: AffinePoint) => a.x === b.x && a.y === b.y;
 const sizeLabel = (n: number) => (Number.isInteger(Math.log2(n)) ? `2^${Math.log2(n)}` : String(n));
 

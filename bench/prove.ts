@@ -12,6 +12,7 @@ import os = require('os');
 import path = require('path');
 import { parseArgs } from 'util';
 import { CURVES, type CurveName } from '../lib';
+import { median } from '../lib/stats';
 import { machine } from './machine';
 import { domainLog, readR1cs, syntheticCircuit, writeKnownTauZkey, writeWtns, type Circuit } from './groth16-setup';
 
@@ -63,10 +64,6 @@ interface Row {
   stats?: unknown;
 }
 
-const median = (v: number[]): number => {
-  const s = [...v].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 /** The zkey, witness and verification key of (curve, circuit, 2^log) in work/, made if missing. */
 async function prepare(curve: CurveName, circuit: string, log: number, work: string): Promise<{ dir: string; constraints: number; vars: number }> {

@@ -10,6 +10,7 @@ import { CURVE_NAMES, CURVES, info, msm, MsmContext, MsmError, type AffinePoint,
 import { DISTRIBUTIONS, expectedMsm, generatePointsAsync, generateScalars, type Distribution } from './generate';
 import { formatSeconds, Progress } from './progress';
 import { Rng } from './random';
+import { median } from './stats';
 
 /** The curves @noble/curves has: `run` checks against it on these. */
 const NOBLE_POINT = {
@@ -101,7 +102,6 @@ function intArg(name: string, v: string | undefined, lo: number, hi: number): nu
 
 const hex = (v: bigint) => `0x${v.toString(16)}`;
 const same = (a: AffinePoint, b: AffinePoint) => a.x === b.x && a.y === b.y;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
 async function commandRun(argv: string[], io: Io): Promise<number> {
   const { values } = parseArgs({

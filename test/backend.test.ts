@@ -40,7 +40,7 @@ const fake: NativeBinding = {
   async createContext(curve, points, pointFormat, validate, options, owned) {
     calls.push({ fn: 'createContext', args: [curve, points, pointFormat, validate, options, owned] });
     const fb = CURVES[curve as CurveName].fieldBytes;
-    const pb = (options.group === 'g2' ? 4 : 2) * fb; // a point's bytes, and the result's
+    const pb = COORDINATES[options.group ?? 'g1'] * fb; // a point's bytes, and the result's
     const bytes = 'byteLength' in points ? points.byteLength : points.reduce((sum, p) => sum + p.byteLength, 0);
     return {
       size: bytes / pb,
@@ -70,7 +70,7 @@ jest.mock('../lib/native', () => ({ loadNative: () => fake }));
 import { AUTO_CUDA_MIN_POINTS, info, msm, MsmContext, MsmError, type G2AffinePoint } from '../lib';
 import { chooseBackend } from '../lib/backend';
 import { checkOptions } from '../lib/validate';
-import { encodePoints, encodeScalars } from '../lib/encoding';
+import { COORDINATES, encodePoints, encodeScalars } from '../lib/encoding';
 import { generatePoints } from '../lib/generate';
 import { Rng } from '../lib/random';
 import { CURVES, CURVE_NAMES, type CurveName } from '../lib/curves';
