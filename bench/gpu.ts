@@ -8,16 +8,20 @@
 // parts of at most that many bytes (MsmContext.create's parts form), so that 2^26 bases fit.
 // --group g2 benches G2 (the generator G2's, and its expected results by the test addon's
 // g2ScalarMul); --group g1,g2 both, with G2's time over G1's per curve, size, mode and distribution
-// (issue 11's target: G2 at 2^20 within 3× of G1).
+// (issue 11's target: G2 at 2^20 within 3× of G1). --sppark DIR runs sppark beside ours on the same
+// G1 points and random scalars (bench/sppark.ts) and reports its times, ours over its, and whether
+// the two results agree.
 
 import fs = require('fs');
 import path = require('path');
 import { parseArgs } from 'util';
 import { CURVES, info, MsmContext, type CurveName, type Group } from '../lib';
-import { decodePoint } from '../lib/encoding';
+import { COORDINATES, decodePoint } from '../lib/encoding';
 import { scalarMul } from '../lib/generate';
 import { Rng } from '../lib/random';
+import { median } from '../lib/stats';
 import { testingAddon, type G2Curve } from '../test/support/testing';
+import { runSppark, spparkExecutable, type SpparkRun } from './sppark';
 
 const USAGE = `Usage: node dist/bench/gpu.js [options]
   --curves LIST         (default bn254,bls12-381)
@@ -32,6 +36,9 @@ const USAGE = `Usage: node dist/bench/gpu.js [options]
   --tau T               force τ (default: backend's choice)
   --check-max-log N     full model check up to 2^N (default 20)
   --seed N              PRNG seed
+  --sppark DIR          also time sppark (G1, random scalars, default mode, first device set): the
+                        harnesses sppark_peer_<curve> in DIR (the build's Release folder when built
+                        with SPPARK_DIR and BLST_DIR: CMakeLists.txt)
   --out FILE            JSON output (default bench/results/gpu-<device>.json; gpu-g2-<device>.json
                         when G2 is benched)
 Points above 1 GiB are passed in 1 GiB parts (2^26 BLS12-381 points are 6 GiB; Node 20's typed
@@ -67,6 +74,16 @@ interface Row {
   tau: number;
   checked: 'model' | 'closed-form' | 'unchecked';
   correct: boolean | null;
+  sppark?: SpparkRow; // --sppark: the peer on the same points and scalars
+}
+
+interface SpparkRow {
+  pageableMedianMs: number; // scalars from pageable host memory, as ours come
+  pinnedMedianMs: number; // from pinned memory (sppark's fastest path)
+  pageableRunsMs: number[];
+  pinnedRunsMs: number[];
+  oursOverPinned: number; // our medianMs over sppark's pinnedMedianMs (below 1: ours is faster)
+  agrees: boolean; // sppark's result equals ours
 }
 
 const le = (k: bigint): Uint8Array => {
@@ -143,6 +160,7 @@ async function main(): Promise<void> {
       tau: { type: 'string' },
       'check-max-log': { type: 'string' },
       seed: { type: 'string' },
+      sppark: { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean' },
     },
@@ -170,6 +188,8 @@ async function main(): Promise<void> {
     return { options: list.length === 1 ? { device: list[0] } : { devices: set === 'all' ? 'all' : list }, names };
   };
   const runs = Number(values.runs ?? 5);
+  const spparkDir = values.sppark;
+  if (spparkDir !== undefined && groups.includes('g1')) for (const curve of curves) spparkExecutable(spparkDir, curve);
   const checkMax = Number(values['check-max-log'] ?? 20);
   const seed = Number(values.seed ?? Rng.freshSeed());
   const rng = new Rng(seed);
@@ -186,7 +206,6 @@ async function main(): Promise<void> {
   if (values.tau) opts.tau = Number(values.tau);
   const rows: Row[] = [];
   process.stdout.write(`# ${dev.name}, driver ${inf.cuda.driverVersion}, runtime ${inf.cuda.runtimeVersion}, seed ${seed}\n`);
-  const median = (xs: number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
   for (const curve of curves) {
     const c = CURVES[curve];
     for (const lg of logs) {
@@ -213,7 +232,7 @@ async function main(): Promise<void> {
         return { dist, ks, e, checked };
       });
       for (const group of groups) {
-        const pointBytes = (group === 'g2' ? 4 : 2) * c.fieldBytes;
+        const pointBytes = COORDINATES[group] * c.fieldBytes;
         const partPoints = n * pointBytes > PART_BYTES ? Math.floor(PART_BYTES / pointBytes) : undefined;
         const pts =
           partPoints === undefined ? testing.generatePoints(curve, n, le(s), le(t), group) : testing.generatePoints(curve, n, le(s), le(t), group, partPoints);
@@ -257,6 +276,9 @@ async function main(): Promise<void> {
                 if (!sameCoords(coords(decodePoint(c, eb.result, group)), first)) correct = false;
                 engineRunsMs = eb.runsMs;
               }
+              let peer: SpparkRun | null = null;
+              if (spparkDir !== undefined && group === 'g1' && mode === 'default' && devSet === deviceSets[0] && dist === 'random')
+                peer = runSppark(spparkExecutable(spparkDir, curve), pts, ks, runs);
               const row: Row = {
                 curve,
                 group,
@@ -277,12 +299,26 @@ async function main(): Promise<void> {
                 checked,
                 correct,
               };
+              if (peer)
+                row.sppark = {
+                  pageableMedianMs: median(peer.pageableMs),
+                  pinnedMedianMs: median(peer.pinnedMs),
+                  pageableRunsMs: peer.pageableMs,
+                  pinnedRunsMs: peer.pinnedMs,
+                  oursOverPinned: row.medianMs / median(peer.pinnedMs),
+                  agrees: sameCoords(peer.coords, first),
+                };
               rows.push(row);
               process.stdout.write(
                 `${curve.padEnd(10)} ${group} 2^${lg} ${mode.padEnd(13)} dev ${devSet.padEnd(5)} ${dist.padEnd(11)} api ${row.medianMs.toFixed(2).padStart(8)} ms  ` +
                   `engine ${row.engineMedianMs === null ? '     -' : row.engineMedianMs.toFixed(2).padStart(8)} ms  setup ${setupMs.toFixed(0).padStart(6)} ms  ` +
                   `dev ${(row.deviceMemoryBytes / 2 ** 30).toFixed(2)} GiB  c=${row.windowBits} τ=${row.tau}  ${checked}:${correct}\n`,
               );
+              if (row.sppark)
+                process.stdout.write(
+                  `${''.padEnd(10)} sppark    pageable ${row.sppark.pageableMedianMs.toFixed(2).padStart(8)} ms  pinned ${row.sppark.pinnedMedianMs.toFixed(2).padStart(8)} ms  ` +
+                    `ours / sppark pinned ${row.sppark.oursOverPinned.toFixed(3)}×  results agree: ${row.sppark.agrees}\n`,
+                );
             }
           } finally {
             ctx.close();
@@ -305,7 +341,7 @@ async function main(): Promise<void> {
         driverVersion: inf.cuda.driverVersion,
         runtimeVersion: inf.cuda.runtimeVersion,
         date: new Date().toISOString(),
-        method: 'points resident; scalars uploaded and the affine result downloaded inside the timed region; median of runs after a warm-up; the distributions of one context timed round-robin; spread: each distribution\'s median over the random one\'s. medianMs: through MsmContext.msm (the N-API layer copies and range-checks the scalars); engineMedianMs: the CUDA engine alone (engineBench of the test addon)',
+        method: 'points resident; scalars uploaded and the affine result downloaded inside the timed region; median of runs after a warm-up; the distributions of one context timed round-robin; spread: each distribution\'s median over the random one\'s. medianMs: through MsmContext.msm (the N-API layer copies and range-checks the scalars); engineMedianMs: the CUDA engine alone (engineBench of the test addon); sppark (--sppark): msm_t with the same points resident, the same scalars from pageable and from pinned memory, in its own process after ours, median of the same runs after a warm-up (bench/native/sppark_peer.cu)',
         seed,
         spread,
         g2OverG1,

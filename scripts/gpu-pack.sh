@@ -30,6 +30,8 @@ rm -rf .gpu/native .gpu/native.tar.xz .gpu/addon.xz
 # .gpu past what travels to the host.
 files="msm_cuda.node msm_cuda_testing.node"
 [ "${GPU_PACK_PROGRAMS:-0}" = 1 ] && files="$files msm_gpu_driver msm_fieldbench"
+# sppark's harnesses (bench/native/sppark_peer.cu, ~2 MB each) whenever the build has them
+for f in sppark_peer_bn254 sppark_peer_bls12_381; do [ -f "$BUILD/$f" ] && files="$files $f"; done
 for f in $files; do
   [ -f "$BUILD/$f" ] || { echo "missing $BUILD/$f: run node scripts/build-testing.js with nvcc present" >&2; exit 1; }
 done
