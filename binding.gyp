@@ -5,7 +5,7 @@
   "targets": [
     {
       "target_name": "msm_cuda",
-      "sources": ["cuda/addon/module.cpp", "cuda/addon/context.cpp"],
+      "sources": ["cuda/addon/module.cpp", "cuda/addon/context.cpp", "cuda/addon/field.cpp"],
       "defines": ["MSM_VERSION_RAW=<!(node -p \"require('./package.json').version\")"]
     }
   ]

@@ -128,6 +128,12 @@ export interface NativeBinding {
   ): Promise<NativeContext>;
   // A copy of bytes, taken now (several threads for large arrays); throws ERR_OUT_OF_MEMORY.
   copyBytes(bytes: Uint8Array): Uint8Array;
+  // A transform over the curve's scalar field on `threads` CPU threads (0: all), off the event
+  // loop (cuda/cpu/ntt.hpp; lib/snarkjs-field.ts). data: elements of 32 bytes in Montgomery form,
+  // little-endian (one array or parts), copied at the call. op 0: the NTT of a power-of-two length,
+  // out_k = b·Σ_j data_j·a^(jk) (b null: 1); op 1: out_i = data_i·a·b^i. ERR_INVALID_ARGUMENT for
+  // an element, a or b not below r (naming the index), or a length that is not a power of two.
+  fieldTransform(curve: string, op: 0 | 1, data: Uint8Array | readonly Uint8Array[], a: Uint8Array, b: Uint8Array | null, threads: number): Promise<Uint8Array>;
 }
 
 let cached: NativeBinding | undefined;

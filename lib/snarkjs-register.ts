@@ -3,6 +3,7 @@
 //   MSM_SNARKJS_BACKEND        auto | cuda | cpu
 //   MSM_SNARKJS_THRESHOLD      points below which snarkjs's own MSM runs
 //   MSM_SNARKJS_MEMORY_BUDGET  bytes of resident bases (host and GPU each)
+//   MSM_SNARKJS_FFT            0 leaves snarkjs's Fr transforms (fft, ifft, batchApplyKey) to it
 
 import { MsmError } from './errors';
 import { install, type SnarkjsOptions } from './snarkjs';
@@ -18,6 +19,10 @@ function fromEnv(): SnarkjsOptions {
   if (env.MSM_SNARKJS_BACKEND) o.backend = env.MSM_SNARKJS_BACKEND as SnarkjsOptions['backend'];
   if (env.MSM_SNARKJS_THRESHOLD) o.threshold = int('MSM_SNARKJS_THRESHOLD');
   if (env.MSM_SNARKJS_MEMORY_BUDGET) o.memoryBudget = int('MSM_SNARKJS_MEMORY_BUDGET');
+  if (env.MSM_SNARKJS_FFT) {
+    if (env.MSM_SNARKJS_FFT !== '0' && env.MSM_SNARKJS_FFT !== '1') throw new MsmError('ERR_INVALID_OPTION', `MSM_SNARKJS_FFT must be 0 or 1 (got '${env.MSM_SNARKJS_FFT}')`);
+    o.fft = env.MSM_SNARKJS_FFT === '1';
+  }
   return o;
 }
 

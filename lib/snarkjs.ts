@@ -6,7 +6,10 @@
 // x.c0‖x.c1‖y.c0‖y.c1), scalars 32 bytes little-endian in standard form, the result a Jacobian
 // point in Montgomery form. install() replaces that function on every curve snarkjs builds, now
 // and later, by one that computes the same point here, and keeps the bases resident across
-// proofs (lib/snarkjs-cache.ts). Everything else (FFTs, witnesses, pairings) stays snarkjs's.
+// proofs (lib/snarkjs-cache.ts). It also runs the curve's scalar-field transforms (Fr.fft,
+// Fr.ifft, Fr.batchApplyKey: the FFTs of the Groth16 prover) natively on all cores
+// (lib/snarkjs-field.ts; option `fft: false` leaves them to snarkjs). Everything else
+// (buildABC, witnesses, pairings) stays snarkjs's.
 //
 // Where the curves are caught. ffjavascript builds them in buildBn128 / buildBls12381, caches
 // the multi-threaded ones on globalThis.curve_bn128 / curve_bls12381 (its terminate() and a
@@ -26,6 +29,8 @@
 //      singleThread ones of the ES module build included.
 // The one curve none of these sees: the first one of an ES module copy of ffjavascript, built
 // with singleThread before any cached curve of that copy; hookCurve(curve) hooks it by hand.
+// The Fr transforms are hooked where the curve is seen whole (points 1 and 2, hookCurve), not by
+// point 3, which sees a group as it is built: a curve only point 3 sees keeps snarkjs's FFTs.
 
 import fs = require('fs');
 import os = require('os');
@@ -35,9 +40,11 @@ import { CURVES, type Curve, type CurveName, type Group } from './curves';
 import { writeLE } from './encoding';
 import { MsmError, toMsmError } from './errors';
 import { ContextCache, bytesOf, contiguous, fingerprint, pointParts, type Bytes, type CacheStats } from './snarkjs-cache';
+import { FIELD_METHODS, FIELD_REASONS, identifyField, runField, type FieldFallbackReason, type FieldMethod, type WasmField } from './snarkjs-field';
 import { checkOptions, type BackendChoice, type MsmOptions } from './validate';
 
 export type { CacheStats } from './snarkjs-cache';
+export type { FieldFallbackReason } from './snarkjs-field';
 
 /** Options of install(). */
 export interface SnarkjsOptions {
@@ -58,6 +65,11 @@ export interface SnarkjsOptions {
    * GPU's.
    */
   memoryBudget?: number | { host?: number; device?: number };
+  /**
+   * Also run the curves' Fr.fft, Fr.ifft and Fr.batchApplyKey natively (CPU threads, the
+   * `threads` option; below `threshold` elements, snarkjs's own). Default true.
+   */
+  fft?: boolean;
 }
 
 /**
@@ -87,6 +99,8 @@ export interface SnarkjsStats {
   installed: boolean;
   backend: BackendChoice | null;
   threshold: number | null;
+  /** Whether the Fr transforms are hooked (the option fft). */
+  fft: boolean | null;
   /** Calls of the hooked multiExpAffine, by group. */
   calls: { g1: number; g2: number };
   /** Of those, computed by msm-cuda. */
@@ -95,6 +109,8 @@ export interface SnarkjsStats {
   fallbacks: Record<FallbackReason, number>;
   /** The resident bases. */
   cache: CacheStats;
+  /** The hooked Fr transforms (fft, ifft, batchApplyKey): calls, those computed here, and why the others were not. */
+  fr: { calls: number; accelerated: number; fallbacks: Record<FieldFallbackReason, number> };
   g2: Record<'bn254' | 'bls12-381', G2Route>;
 }
 
@@ -125,17 +141,22 @@ interface Installation {
   readonly accelerated: { g1: number; g2: number };
   readonly fallbacks: Record<FallbackReason, number>;
   readonly g2: Map<CurveName, G2Route>;
+  readonly fft: boolean;
+  readonly threads: number;
+  readonly fr: SnarkjsStats['fr'];
   // what uninstall() undoes
   readonly exported: { mod: Record<string, unknown>; name: string; original: AnyFn; hook: AnyFn }[];
   readonly globals: { name: string; existed: boolean; get: () => unknown }[];
   readonly prototypes: { proto: object; get: () => unknown }[];
   readonly groups: WeakRef<WasmGroup>[];
+  readonly fields: WeakRef<WasmField>[];
 }
 
 let current: Installation | null = null;
 // Every group object hooked so far, by any installation: install() hooks those still alive again
 // (a singleThread curve built before an uninstall() is held by nobody else's cache).
 let seen: WeakRef<WasmGroup>[] = [];
+let seenFields: WeakRef<WasmField>[] = [];
 
 // ---- options ---------------------------------------------------------------------------------
 
@@ -149,14 +170,20 @@ function bytesOption(name: string, v: unknown): number | undefined {
   return v;
 }
 
-function resolve(options: unknown): { backend: BackendChoice; threshold: number; msmOptions: MsmOptions; budget: { host: number; device: number } } {
+function resolve(options: unknown): {
+  backend: BackendChoice;
+  threshold: number;
+  msmOptions: MsmOptions;
+  budget: { host: number; device: number };
+  fft: boolean;
+} {
   if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))) {
     throw new MsmError('ERR_INVALID_ARGUMENT', 'options must be an object');
   }
   const o = { ...(options as Record<string, unknown> | undefined) };
   for (const k of Object.keys(o)) {
-    if (!['backend', 'device', 'threads', 'threshold', 'memoryBudget'].includes(k)) {
-      throw optionError(`unknown option '${k}' of msm-cuda/snarkjs install(); known: backend, device, threads, threshold, memoryBudget`);
+    if (!['backend', 'device', 'threads', 'threshold', 'memoryBudget', 'fft'].includes(k)) {
+      throw optionError(`unknown option '${k}' of msm-cuda/snarkjs install(); known: backend, device, threads, threshold, memoryBudget, fft`);
     }
   }
   const msmOptions: MsmOptions = { pointFormat: 'lem' };
@@ -164,6 +191,8 @@ function resolve(options: unknown): { backend: BackendChoice; threshold: number;
   const resolved = checkOptions(msmOptions); // their shapes, as msm() checks them
   const threshold = o.threshold ?? DEFAULT_THRESHOLD;
   if (typeof threshold !== 'number' || !Number.isSafeInteger(threshold) || threshold < 0) throw optionError("option 'threshold' must be a non-negative integer (points)");
+  const fft = o.fft ?? true;
+  if (typeof fft !== 'boolean') throw optionError("option 'fft' must be a boolean");
   const mb = o.memoryBudget;
   let host: number | undefined;
   let device: number | undefined;
@@ -183,6 +212,7 @@ function resolve(options: unknown): { backend: BackendChoice; threshold: number;
     threshold,
     msmOptions,
     budget: { host: host ?? Math.floor(os.totalmem() / 2), device: device ?? (gpu ? Math.floor(gpu.totalMemory * 0.75) : Infinity) },
+    fft,
   };
 }
 
@@ -241,6 +271,43 @@ function hookPrototype(inst: Installation, proto: object | null): void {
   inst.prototypes.push({ proto, get });
 }
 
+function fieldHookFor(original: AnyFn, F: WasmField, curve: Curve, method: FieldMethod): AnyFn {
+  const hook: AnyFn = async function (this: unknown, ...args: unknown[]) {
+    const inst = current;
+    if (!inst || !inst.fft) return original.apply(this, args);
+    inst.fr.calls++;
+    const r = await runField(method, F, curve, args, inst.threshold, inst.threads);
+    if ('fallback' in r) {
+      inst.fr.fallbacks[r.fallback]++;
+      return original.apply(this, args);
+    }
+    inst.fr.accelerated++;
+    return r.value;
+  };
+  Object.defineProperty(hook, 'name', { value: method });
+  hook[ORIGINAL] = original;
+  return hook;
+}
+
+/** Hook the Fr transforms of one curve (own properties, as ffjavascript assigns them). */
+function hookField(inst: Installation, F: unknown): void {
+  if (!inst.fft) return;
+  const curve = identifyField(F, SNARK_CURVES);
+  if (!curve) return;
+  const f = F as WasmField & Record<string, AnyFn | undefined>;
+  let hooked = false;
+  for (const m of FIELD_METHODS) {
+    const fn = f[m];
+    if (typeof fn !== 'function' || fn[ORIGINAL]) continue;
+    Object.defineProperty(f, m, { value: fieldHookFor(fn, f, curve, m), writable: true, configurable: true, enumerable: true });
+    hooked = true;
+  }
+  if (!hooked) return;
+  inst.fields.push(new WeakRef(f));
+  seenFields = seenFields.filter((r) => r.deref() !== undefined && r.deref() !== f);
+  seenFields.push(new WeakRef(f));
+}
+
 /**
  * Hook one ffjavascript curve (from buildBn128 / buildBls12381) by hand, for the case no
  * interception point sees (the header above). Returns the curve. A no-op while not installed, or
@@ -248,9 +315,10 @@ function hookPrototype(inst: Installation, proto: object | null): void {
  */
 export function hookCurve<T>(curve: T): T {
   if (current && curve && typeof curve === 'object') {
-    const c = curve as { G1?: unknown; G2?: unknown };
+    const c = curve as { G1?: unknown; G2?: unknown; Fr?: unknown };
     hookGroup(current, c.G1);
     hookGroup(current, c.G2);
+    hookField(current, c.Fr);
   }
   return curve;
 }
@@ -456,10 +524,14 @@ export function install(options?: SnarkjsOptions): void {
     accelerated: { g1: 0, g2: 0 },
     fallbacks: Object.fromEntries(REASONS.map((r) => [r, 0])) as Record<FallbackReason, number>,
     g2: new Map(),
+    fft: o.fft,
+    threads: o.msmOptions.threads ?? 0,
+    fr: { calls: 0, accelerated: 0, fallbacks: Object.fromEntries(FIELD_REASONS.map((r) => [r, 0])) as Record<FieldFallbackReason, number> },
     exported: [],
     globals: [],
     prototypes: [],
     groups: [],
+    fields: [],
   };
   current = inst;
   try {
@@ -468,6 +540,10 @@ export function install(options?: SnarkjsOptions): void {
     for (const ref of seen) {
       const G = ref.deref();
       if (G) hookGroup(inst, G);
+    }
+    for (const ref of seenFields) {
+      const F = ref.deref();
+      if (F) hookField(inst, F);
     }
   } catch (e) {
     uninstall();
@@ -497,6 +573,13 @@ export function uninstall(): void {
     const original = G?.multiExpAffine?.[ORIGINAL];
     if (G && original) Object.defineProperty(G, 'multiExpAffine', { value: original, writable: true, configurable: true, enumerable: true });
   }
+  for (const ref of inst.fields) {
+    const F = ref.deref() as Record<string, AnyFn | undefined> | undefined;
+    for (const m of FIELD_METHODS) {
+      const original = F?.[m]?.[ORIGINAL];
+      if (F && original) Object.defineProperty(F, m, { value: original, writable: true, configurable: true, enumerable: true });
+    }
+  }
   inst.cache.clear();
 }
 
@@ -508,10 +591,16 @@ export function stats(): SnarkjsStats {
     installed: inst !== null,
     backend: inst?.backend ?? null,
     threshold: inst?.threshold ?? null,
+    fft: inst?.fft ?? null,
     calls: { ...(inst?.calls ?? { g1: 0, g2: 0 }) },
     accelerated: { ...(inst?.accelerated ?? { g1: 0, g2: 0 }) },
     fallbacks: { ...(inst?.fallbacks ?? (Object.fromEntries(REASONS.map((r) => [r, 0])) as Record<FallbackReason, number>)) },
     cache: inst?.cache.stats() ?? { contexts: 0, hits: 0, misses: 0, created: 0, evictions: 0, host: 0, device: 0 },
     g2: { bn254: g2('bn254'), 'bls12-381': g2('bls12-381') },
+    fr: {
+      calls: inst?.fr.calls ?? 0,
+      accelerated: inst?.fr.accelerated ?? 0,
+      fallbacks: { ...(inst?.fr.fallbacks ?? (Object.fromEntries(FIELD_REASONS.map((r) => [r, 0])) as Record<FieldFallbackReason, number>)) },
+    },
   };
 }

@@ -73,9 +73,9 @@ test('its subpaths msm-cuda/snarkjs and msm-cuda/snarkjs/register load (with no 
     console.log(JSON.stringify([on, hook.stats().installed, typeof require('msm-cuda').msm]));
   `;
   expect(JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: app() }).toString())).toEqual([true, false, 'function']);
-  const env = { ...process.env, MSM_SNARKJS_BACKEND: 'cpu', MSM_SNARKJS_THRESHOLD: '128' };
+  const env = { ...process.env, MSM_SNARKJS_BACKEND: 'cpu', MSM_SNARKJS_THRESHOLD: '128', MSM_SNARKJS_FFT: '0' };
   const out = execFileSync(process.execPath, ['-r', 'msm-cuda/snarkjs/register', '-e', "console.log(JSON.stringify(require('msm-cuda/snarkjs').stats()))"], { cwd: app(), env }).toString();
-  expect(JSON.parse(out)).toMatchObject({ installed: true, backend: 'cpu', threshold: 128 });
+  expect(JSON.parse(out)).toMatchObject({ installed: true, backend: 'cpu', threshold: 128, fft: false });
   // the package's files stay behind its exports
   expect(() => execFileSync(process.execPath, ['-e', "require('msm-cuda/dist/lib/native.js')"], { cwd: app(), stdio: 'pipe' })).toThrow(/ERR_PACKAGE_PATH_NOT_EXPORTED/);
 });

@@ -1,9 +1,10 @@
 // msm-cuda/snarkjs (lib/snarkjs.ts): snarkjs's own provers, with their MSMs on msm-cuda (CPU
-// backend: there is no GPU here), make real proofs that snarkjs verifies: Groth16 and PLONK on
-// BN254 and BLS12-381, FFLONK on BN254. The keys are committed (test/vectors/snarkjs/, made once
-// by make-fixtures.js, which also found that snarkjs 0.7.6 cannot prove FFLONK on BLS12-381:
-// its own prover, without msm-cuda, fails with "Polynomial is not divisible"); the circuit's
-// witness generator is compiled here by circom2 when missing (circuit.js).
+// backend: there is no GPU here) and their Fr transforms on its threads, make real proofs that
+// snarkjs verifies: Groth16 and PLONK on BN254 and BLS12-381, FFLONK on BN254. The keys are
+// committed (test/vectors/snarkjs/, made once by make-fixtures.js, which also found that snarkjs
+// 0.7.6 cannot prove FFLONK on BLS12-381: its own prover, without msm-cuda, fails with
+// "Polynomial is not divisible"); the circuit's witness generator is compiled here by circom2
+// when missing (circuit.js). The Fr transforms alone: test/snarkjs-field.test.ts.
 // Then the hook itself: its results against snarkjs's own multiExpAffine on the same input (G1
 // and G2, infinity, zero scalars, BigBuffers, every fallback), a powers-of-tau ceremony and its
 // verification (odd MSMs), install/uninstall/terminate()/singleThread, the resident bases (no
@@ -128,6 +129,8 @@ describe.each(PROOFS)('%s on %s', (p, c) => {
     expect(s.calls.g2).toBe(p === 'groth16' ? 1 : 0);
     expect(s.accelerated.g2 + s.fallbacks.g2).toBe(s.calls.g2);
     expect(s.fallbacks.input + s.fallbacks.buffer + s.fallbacks.shape + s.fallbacks.scalarSize + s.fallbacks.arguments).toBe(0);
+    // Groth16's FFTs (three ifft, batchApplyKey and fft each) ran here too (lib/snarkjs-field.ts)
+    if (p === 'groth16') expect(s.fr).toEqual({ calls: 9, accelerated: 9, fallbacks: { threshold: 0, arguments: 0, buffer: 0, shape: 0, input: 0 } });
     expect(await verifies(p, c, r)).toBe(true);
     // a proof for other public signals does not
     expect(await verifies(p, c, { ...r, publicSignals: (r.publicSignals as string[]).map((v, i) => (i === 0 ? String(BigInt(v) + 1n) : v)) })).toBe(false);
@@ -513,6 +516,7 @@ describe('outside jest', () => {
       run('wtns', 'calculate', wasm['bls12-381']!, f('input.json'), f('w.wtns'));
       const log = run('groth16', 'prove', fixture('bls12-381', 'groth16.zkey'), f('w.wtns'), f('proof.json'), f('public.json'), '-v');
       for (const m of ['A', 'B1', 'C', 'H']) expect(log).toMatch(new RegExp(`msm-cuda: multiexp ${m}: \\d+ points`));
+      for (const t of ['IFFT_A', 'FFT_C']) expect(log).toMatch(new RegExp(`msm-cuda: ${t}: i?fft of \\d+ elements`));
       expect(run('groth16', 'verify', fixture('bls12-381', 'groth16.vkey.json'), f('public.json'), f('proof.json'))).toMatch(/OK/);
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });

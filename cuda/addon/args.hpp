@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../common/bytes.hpp"
@@ -42,6 +43,14 @@ class InputBytes {
     copy_.reset();
     data_ = nullptr;
     size_ = 0;
+  }
+
+  // The copy, for a worker that returns its result in place of the input (fieldTransform); empty
+  // for a held reference.
+  HostBytes release_copy() {
+    data_ = nullptr;
+    size_ = 0;
+    return std::move(copy_);
   }
 
   // The ticket of the engine's copy (Engine::take_scalars; 0 for any other).
@@ -97,21 +106,32 @@ class InputBytes {
   int64_t first_unreduced_ = -1;
 };
 
+// A curve name built into this addon.
+inline bool parse_curve(const Napi::Value& v, CurveId& id, Failure& f) {
+  if (!v.IsString()) return invalid(f, "curve must be a string");
+  const std::string s = v.As<Napi::String>().Utf8Value();
+  if (curve_by_name(s, id)) return true;
+  f = Failure{"ERR_UNKNOWN_CURVE", "curve '" + s + "' is not built into this addon", -1};
+  return false;
+}
+
 inline bool is_uint8_array(const Napi::Value& v) {
   return v.IsTypedArray() && v.As<Napi::TypedArray>().TypedArrayType() == napi_uint8_array;
 }
 
-// Packed points: one Uint8Array, or an array of them (parts, concatenated in order: lib/validate.ts
-// takePoints), each a whole number of points of point_bytes. Every element is read before any is
+// Packed points (or other packed elements, named by what): one Uint8Array, or an array of them
+// (parts, concatenated in order: lib/validate.ts takePoints), each a whole number of elements of
+// point_bytes. Every element is read before any is
 // checked, so that no JS (an element's getter) runs between the checks and the copy. The total
 // is summed in size_t, an overflow refused: nothing is truncated. list: whether it was an array.
 inline bool get_point_parts(const Napi::Value& v, size_t point_bytes, std::vector<Napi::Uint8Array>& parts,
-                            size_t& total, bool& list, Failure& f) {
+                            size_t& total, bool& list, Failure& f,
+                            const std::string& what = "points") {
   parts.clear();
   total = 0;
   list = v.IsArray();
   if (!list) {
-    if (!is_uint8_array(v)) return invalid(f, "points must be a Uint8Array or an array of Uint8Array");
+    if (!is_uint8_array(v)) return invalid(f, what + " must be a Uint8Array or an array of Uint8Array");
     parts.push_back(v.As<Napi::Uint8Array>());
   } else {
     auto arr = v.As<Napi::Array>();
@@ -120,17 +140,17 @@ inline bool get_point_parts(const Napi::Value& v, size_t point_bytes, std::vecto
     given.reserve(count);
     for (uint32_t i = 0; i < count; ++i) given.push_back(arr.Get(i));
     for (uint32_t i = 0; i < count; ++i) {
-      if (!is_uint8_array(given[i])) return invalid(f, "points[" + std::to_string(i) + "] must be a Uint8Array (a part)");
+      if (!is_uint8_array(given[i])) return invalid(f, what + "[" + std::to_string(i) + "] must be a Uint8Array (a part)");
       parts.push_back(given[i].As<Napi::Uint8Array>());
     }
   }
   for (size_t i = 0; i < parts.size(); ++i) {
     const size_t bytes = parts[i].ByteLength();
     if (bytes % point_bytes != 0)
-      return invalid(f, (list ? "points[" + std::to_string(i) + "] (a part) has " : std::string("points byte length ")) +
+      return invalid(f, (list ? what + "[" + std::to_string(i) + "] (a part) has " : what + " byte length ") +
                             std::to_string(bytes) + (list ? " bytes, not" : " is not") + " a multiple of " +
                             std::to_string(point_bytes));
-    if (bytes > SIZE_MAX - total) return invalid(f, "points: the parts' total byte length overflows");
+    if (bytes > SIZE_MAX - total) return invalid(f, what + ": the parts' total byte length overflows");
     total += bytes;
   }
   return true;

@@ -11,6 +11,7 @@
 #include "../options.hpp"
 #include "args.hpp"
 #include "errors.hpp"
+#include "worker.hpp"
 
 namespace msm::addon {
 namespace {
@@ -21,81 +22,6 @@ struct AddonData {
   // cannot be instantiated from JavaScript with anything else.
   const std::shared_ptr<Engine>* constructing = nullptr;
 };
-
-// Async work that settles a Promise. Execute() lets no exception out (run()'s failure is kept for
-// the JS thread), and the completion does nothing that can throw out of it: while the environment
-// is being torn down (worker.terminate(), process exit) during the work, every napi call fails and
-// node-addon-api throws Napi::Error, which, escaping the libuv callback, aborted the process
-// ("terminate called after throwing an instance of 'Napi::Error'", issue 10). Nobody is left to
-// tell then, so the result is dropped; the worker and what it owns (engine, input copies) are
-// freed as usual.
-class PromiseWorker : public Napi::AsyncWorker {
- public:
-  Napi::Promise promise() const { return deferred_.Promise(); }
-
- protected:
-  PromiseWorker(Napi::Env env, const char* name)
-      : Napi::AsyncWorker(env, name), deferred_(Napi::Promise::Deferred::New(env)) {}
-
-  virtual void run() = 0;                         // worker thread
-  virtual Napi::Value result(Napi::Env env) = 0;  // JS thread, once run() succeeded
-
- private:
-  void Execute() final {
-    try {
-      run();
-    } catch (...) {
-      failed_ = true;
-      try {
-        failure_ = Failure::from_current_exception();
-      } catch (...) {
-        failure_.code = "ERR_OUT_OF_MEMORY";  // not even the message could be copied
-      }
-    }
-  }
-
-  // Replaces node-addon-api's, which calls OnOK/OnError through a wrapper that rethrows.
-  void OnWorkComplete(Napi::Env env, napi_status status) final {
-    if (status != napi_cancelled) settle(env);
-    Destroy();
-  }
-
-  void settle(Napi::Env env) noexcept {
-    Failure why{"ERR_INTERNAL", "the result could not be returned", -1};
-    try {
-      Napi::HandleScope scope(env);
-      if (failed_)
-        deferred_.Reject(failure_.to_js(env));
-      else
-        deferred_.Resolve(result(env));
-      return;
-    } catch (...) {
-      try {
-        why = Failure::from_current_exception();
-      } catch (...) {
-      }
-    }
-    // A live environment that could not build the result (allocating it) rejects instead; in a
-    // dying one this fails the same way, and is dropped.
-    try {
-      Napi::HandleScope scope(env);
-      deferred_.Reject(why.to_js(env));
-    } catch (...) {
-    }
-  }
-
-  Napi::Promise::Deferred deferred_;
-  bool failed_ = false;
-  Failure failure_;
-};
-
-bool parse_curve(const Napi::Value& v, CurveId& id, Failure& f) {
-  if (!v.IsString()) return invalid(f, "curve must be a string");
-  const std::string s = v.As<Napi::String>().Utf8Value();
-  if (curve_by_name(s, id)) return true;
-  f = Failure{"ERR_UNKNOWN_CURVE", "curve '" + s + "' is not built into this addon", -1};
-  return false;
-}
 
 // One of names[0..count), as its index; `undefined` gives dflt.
 bool get_option_name(const Napi::Object& o, const char* name, const char* const* names, int count, int dflt, int& out,
@@ -412,23 +338,7 @@ Napi::Value copy_bytes(const Napi::CallbackInfo& info) {
       throw Napi::Error(env, Failure{"ERR_INVALID_ARGUMENT", "bytes must be a Uint8Array", -1}.to_js(env));
     auto src = info[0].As<Napi::Uint8Array>();
     const size_t size = src.ByteLength();
-    if (size >= (size_t(1) << 20)) {
-      HostBytes copy = HostBytes::copy_of(src.Data(), size);
-      napi_value ab = nullptr;
-      uint8_t* data = copy.data();
-      const napi_status st = napi_create_external_arraybuffer(
-          env, data, size,
-          [](napi_env, void* p, void* capacity) {
-            HostBytes::recycle(static_cast<uint8_t*>(p), reinterpret_cast<size_t>(capacity));
-          },
-          reinterpret_cast<void*>(copy.capacity()), &ab);
-      if (st == napi_ok) {
-        copy.release();  // the ArrayBuffer's finalizer hands it back
-        return Napi::Uint8Array::New(env, size, Napi::ArrayBuffer(env, ab), 0);
-      }
-      if (st == napi_pending_exception) throw Napi::Error::New(env);
-      // napi_no_external_buffers_allowed (a V8 sandbox): fall through to a V8 allocation
-    }
+    if (size >= (size_t(1) << 20)) return to_js_bytes(env, HostBytes::copy_of(src.Data(), size));
     auto out = Napi::Uint8Array::New(env, size);
     HostBytes::copy(out.Data(), src.Data(), size);
     return out;

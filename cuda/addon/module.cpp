@@ -1,5 +1,5 @@
-// The product addon's entry point: info(), createContext() and copyBytes() (lib/native.ts), nothing
-// else.
+// The product addon's entry point: info(), createContext(), copyBytes() and fieldTransform()
+// (lib/native.ts), nothing else.
 #include <napi.h>
 
 #include <iterator>
@@ -8,6 +8,7 @@
 #include "../engine.hpp"
 #include "../options.hpp"
 #include "context.hpp"
+#include "field.hpp"
 
 // MSM_VERSION_RAW is the bare package version (e.g. 0.1.0) from the build; quoted here so
 // that no build system has to pass a string literal through a shell.
@@ -110,6 +111,7 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
   exports.Set("info", Napi::Function::New(env, info, "info"));
   exports.Set("createContext", Napi::Function::New(env, create_context, "createContext"));
   exports.Set("copyBytes", Napi::Function::New(env, copy_bytes, "copyBytes"));
+  exports.Set("fieldTransform", Napi::Function::New(env, field_transform, "fieldTransform"));
   return exports;
 }
 
