@@ -43,9 +43,9 @@ export interface WasmField {
 }
 
 const ELEMENT_BYTES = 32;
-// ffjavascript's arity: fft(buff, inType, outType, logger, loggerTxt),
+// ffjavascript's arity, the same for all three: fft(buff, inType, outType, logger, loggerTxt),
 // batchApplyKey(buff, first, inc, inType, outType).
-const ARITY: Record<FieldMethod, number> = { fft: 5, ifft: 5, batchApplyKey: 5 };
+const ARITY = 5;
 
 /** The curve whose scalar field F is (ffjavascript's Fr: type F1, p = r, 32-byte elements), or null. */
 export function identifyField(F: unknown, curves: readonly Curve[]): Curve | null {
@@ -69,7 +69,7 @@ export async function runField(
   threshold: number,
   threads: number,
 ): Promise<{ value: unknown } | { fallback: FieldFallbackReason }> {
-  if (args.length > ARITY[method]) return { fallback: 'arguments' };
+  if (args.length > ARITY) return { fallback: 'arguments' };
   const data = bytesOf(args[0]);
   if (!data) return { fallback: 'buffer' };
   if (data.byteLength % ELEMENT_BYTES !== 0) return { fallback: 'shape' };

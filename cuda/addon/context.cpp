@@ -338,7 +338,7 @@ Napi::Value copy_bytes(const Napi::CallbackInfo& info) {
       throw Napi::Error(env, Failure{"ERR_INVALID_ARGUMENT", "bytes must be a Uint8Array", -1}.to_js(env));
     auto src = info[0].As<Napi::Uint8Array>();
     const size_t size = src.ByteLength();
-    if (size >= (size_t(1) << 20)) return to_js_bytes(env, HostBytes::copy_of(src.Data(), size));
+    if (size >= kExternalBytes) return to_js_bytes(env, HostBytes::copy_of(src.Data(), size));
     auto out = Napi::Uint8Array::New(env, size);
     HostBytes::copy(out.Data(), src.Data(), size);
     return out;

@@ -78,10 +78,11 @@ class PromiseWorker : public Napi::AsyncWorker {
 
 // bytes as a Uint8Array: an external ArrayBuffer over them, handed back to HostBytes' pool when
 // collected (common/bytes.hpp); where the runtime refuses external buffers (a V8 sandbox), a copy
-// in V8's memory. Small arrays are cheaper as V8's own.
+// in V8's memory. Arrays below kExternalBytes are cheaper as V8's own.
+constexpr size_t kExternalBytes = size_t(1) << 20;
 inline Napi::Uint8Array to_js_bytes(Napi::Env env, HostBytes&& bytes) {
   const size_t size = bytes.size();
-  if (size >= (size_t(1) << 20) && !bytes.lent()) {
+  if (size >= kExternalBytes && !bytes.lent()) {
     napi_value ab = nullptr;
     const napi_status st = napi_create_external_arraybuffer(
         env, bytes.data(), size,

@@ -20,16 +20,19 @@ F pow_u64(const F& x, uint64_t e) {
   return x.pow(&e, 1);
 }
 
-// a[i] ← a[i] · first · inc^i for i < n: each thread starts its range at first · inc^lo.
-template <class F>
-void pow_mul(F* a, size_t n, const F& first, const F& inc, int threads) {
+// fn(i, first · inc^i) for i < n, over the threads: each starts its range at first · inc^lo.
+template <class F, class Fn>
+void for_powers(size_t n, const F& first, const F& inc, int threads, Fn&& fn) {
   parallel_ranges(n, threads, 1 << 12, [&](size_t lo, size_t hi) {
     F w = first * pow_u64(inc, lo);
-    for (size_t i = lo; i < hi; ++i) {
-      a[i] = a[i] * w;
-      w = w * inc;
-    }
+    for (size_t i = lo; i < hi; ++i, w = w * inc) fn(i, w);
   });
+}
+
+// a[i] ← a[i] · first · inc^i for i < n.
+template <class F>
+void pow_mul(F* a, size_t n, const F& first, const F& inc, int threads) {
+  for_powers(n, first, inc, threads, [a](size_t i, const F& w) { a[i] = a[i] * w; });
 }
 
 // In place, natural order in and out: a_k ← scale · Σ_j a_j · root^(j·k), for n = 2^log_n and root
@@ -57,13 +60,7 @@ void ntt(F* a, int log_n, const F& root, const F* scale, int threads) {
   });
   const size_t half = n / 2;
   std::vector<F> tw(half);
-  parallel_ranges(half, threads, 1 << 12, [&](size_t lo, size_t hi) {
-    F w = pow_u64(root, lo);
-    for (size_t k = lo; k < hi; ++k) {
-      tw[k] = w;
-      w = w * root;
-    }
-  });
+  for_powers(half, F::one(), root, threads, [&tw](size_t k, const F& w) { tw[k] = w; });
   // Round s joins blocks of len = 2^s: butterfly b is j = b mod len/2 of block b / (len/2), and
   // takes root^(j·n/len), the twiddle of order len.
   const auto round = [&](int s, size_t lo, size_t hi) {
