@@ -150,19 +150,14 @@ struct alignas(P::N % 2 == 0 ? 16 : 8) Fp {
   // ---- multiplication --------------------------------------------------------------------------
   MSM_HD MSM_INLINE friend Fp operator*(const Fp& a, const Fp& b) {
 #if defined(__CUDA_ARCH__) && defined(MSM_FF_HAVE_PTX)
-    Fp r;
-    device_mont_mul<P>(reinterpret_cast<uint32_t*>(r.limb), reinterpret_cast<const uint32_t*>(a.limb),
-                       reinterpret_cast<const uint32_t*>(b.limb));
-    return r;
+    return device_product(a, b);
 #else
     return mont_mul(a, b);
 #endif
   }
   MSM_HD MSM_INLINE Fp sqr() const {
 #if defined(__CUDA_ARCH__) && defined(MSM_FF_HAVE_PTX)
-    Fp r;
-    device_mont_sqr<P>(reinterpret_cast<uint32_t*>(r.limb), reinterpret_cast<const uint32_t*>(limb));
-    return r;
+    return device_product(*this, *this);
 #else
 #if defined(MSM_X86_ASM)
     if constexpr (N == 4 && P::modulus::at(N - 1) < (1ull << 62)) {
@@ -182,11 +177,7 @@ struct alignas(P::N % 2 == 0 ? 16 : 8) Fp {
   // coordinate is a sum or difference of two products (a·b − c·d = a·b + c·(−d)).
   MSM_HD MSM_INLINE static Fp mul_add(const Fp& a, const Fp& b, const Fp& c, const Fp& d) {
 #if defined(__CUDA_ARCH__) && defined(MSM_FF_HAVE_PTX)
-    Fp r;
-    device_mont_mul_add<P>(reinterpret_cast<uint32_t*>(r.limb), reinterpret_cast<const uint32_t*>(a.limb),
-                           reinterpret_cast<const uint32_t*>(b.limb), reinterpret_cast<const uint32_t*>(c.limb),
-                           reinterpret_cast<const uint32_t*>(d.limb));
-    return r;
+    return device_product2(a, b, c, d);
 #else
     return a * b + c * d;
 #endif
@@ -197,14 +188,33 @@ struct alignas(P::N % 2 == 0 ? 16 : 8) Fp {
   MSM_HD MSM_INLINE static Fp mul_add4(const Fp& a, const Fp& b, const Fp& c, const Fp& d, const Fp& e, const Fp& f,
                                        const Fp& g, const Fp& h) {
 #if defined(__CUDA_ARCH__) && defined(MSM_FF_HAVE_PTX)
-    Fp r;
-    const auto w = [](const Fp& x) { return reinterpret_cast<const uint32_t*>(x.limb); };
-    device_mont_mul_add4<P>(reinterpret_cast<uint32_t*>(r.limb), w(a), w(b), w(c), w(d), w(e), w(f), w(g), w(h));
-    return r;
+    return device_product4(a, b, c, d, e, f, g, h);
 #else
     return a * b + c * d + e * f + g * h;
 #endif
   }
+
+#if defined(__CUDACC__) && defined(MSM_FF_HAVE_PTX)
+  // The device products (ptx.cuh), operands by value so that an out-of-line body keeps them in
+  // registers. MSM_FF_DEVICE_PRODUCT makes them calls where MSM_FF_OUTLINE_PRODUCTS is defined
+  // (ptx.cuh says why), inline elsewhere. The square is the product with b = a (ptx.cuh).
+  static MSM_FF_DEVICE_PRODUCT Fp device_product(Fp a, Fp b) {
+    Fp r;
+    device_mont_mul<P>(w32(r), w32(a), w32(b));
+    return r;
+  }
+  static MSM_FF_DEVICE_PRODUCT Fp device_product2(Fp a, Fp b, Fp c, Fp d) {
+    Fp r;
+    device_mont_mul_add<P>(w32(r), w32(a), w32(b), w32(c), w32(d));
+    return r;
+  }
+  static MSM_FF_DEVICE_PRODUCT Fp device_product4(Fp a, Fp b, Fp c, Fp d, Fp e, Fp f, Fp g, Fp h) {
+    Fp r;
+    device_mont_mul_add4<P>(w32(r), w32(a), w32(b), w32(c), w32(d), w32(e), w32(f), w32(g), w32(h));
+    return r;
+  }
+  __device__ __forceinline__ static uint32_t* w32(Fp& x) { return reinterpret_cast<uint32_t*>(x.limb); }
+#endif
 
   // Montgomery product a·b·R⁻¹ mod p by coarsely integrated operand scanning (CIOS; Koç, Acar,
   // Kaliski, "Analyzing and comparing Montgomery multiplication algorithms", IEEE Micro 1996).

@@ -29,6 +29,17 @@
 
 #define MSM_FF_HAVE_PTX 1
 
+// Where the products are compiled (field.hpp's device_product*). Inlined, each BLS12-381 product
+// is ~560 SASS instructions at every use, and a G2 addition's body outgrows the instruction cache
+// (ncu: 32 % of the accumulation's G1 stall cycles and 41 % of G2's are instruction fetches,
+// bench/gpu-notes.md). MSM_FF_OUTLINE_PRODUCTS (set per source file by CMakeLists.txt) makes each
+// product kind one function that every use calls, at the cost of the call's argument moves.
+#if defined(MSM_FF_OUTLINE_PRODUCTS)
+#define MSM_FF_DEVICE_PRODUCT __device__ __noinline__
+#else
+#define MSM_FF_DEVICE_PRODUCT __device__ __forceinline__
+#endif
+
 namespace msm::ff {
 namespace ptx {
 
