@@ -1,10 +1,12 @@
 // snarkjs's groth16.prove with and without msm-cuda/snarkjs, split into its G1 MSMs, G2 MSM, FFTs
 // and the rest (issue 11, item 4). Each (curve, size) gets a circuit and a known-τ proving key
 // (bench/groth16-setup.ts, cached in --work), then each prover runs in a process of its own:
-// 'snarkjs' (stock) and 'msm-cuda' (install() first, as a user would). One warm-up proof, then
+// 'snarkjs' (stock), 'msm-cuda' (install() first, as a user would) and 'msm-cuda-native'
+// (msm-cuda/snarkjs's groth16Prove in place of snarkjs's prover). One warm-up proof, then
 // --runs timed ones; every proof is checked with groth16.verify. The split times the calls of
 // the curve's G1/G2.multiExpAffine and Fr.fft/ifft/batchApplyKey inside prove; 'other' is the
-// rest (buildABC1, joinABC, reading the zkey and witness, the final point arithmetic).
+// rest (buildABC1, joinABC, reading the zkey and witness, the final point arithmetic). The
+// native prover overlaps its MSMs with its quotient, so it has a total only (split left 0).
 
 import { execFileSync, spawnSync } from 'child_process';
 import fs = require('fs');
@@ -23,7 +25,7 @@ const USAGE = `Usage: node dist/bench/prove.js [options]
   --circuit C        synthetic: a chain of (x + a)(x + b) = x' filling the domain (default);
                      poseidon: test/vectors/snarkjs/poseidon_chain.circom with 2^(N−8) hashes,
                      compiled by circom2 --O2 (a minute per 2^16 here)
-  --provers LIST     snarkjs,msm-cuda (default both)
+  --provers LIST     snarkjs,msm-cuda,msm-cuda-native (default all three)
   --backend B        msm-cuda's backend: auto|cpu|cuda (default auto)
   --runs N           timed proofs per prover after one warm-up (default 3)
   --work DIR         circuits and keys, reused across runs (default $TMPDIR/msm-prove-bench)
@@ -32,6 +34,7 @@ const USAGE = `Usage: node dist/bench/prove.js [options]
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const PRIMES: Record<string, string> = { bn254: 'bn128', 'bls12-381': 'bls12381' };
+const PROVERS = ['snarkjs', 'msm-cuda', 'msm-cuda-native'];
 // not secret: a benchmark key
 const SECRETS = { tau: 0x5eed_7a0n ** 7n, alpha: 0xa1fan ** 11n, beta: 0xbe7an ** 13n };
 
@@ -102,8 +105,10 @@ async function prepare(curve: CurveName, circuit: string, log: number, work: str
 /** In the child: prove `runs` times after a warm-up, timing the parts. */
 async function child(arg: { curve: CurveName; dir: string; prover: string; backend: string; runs: number }): Promise<ChildResult> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const hook = arg.prover === 'msm-cuda' ? (require('../lib/snarkjs') as typeof import('../lib/snarkjs')) : null;
+  const lib = arg.prover === 'snarkjs' ? null : (require('../lib/snarkjs') as typeof import('../lib/snarkjs'));
+  const hook = arg.prover === 'msm-cuda' ? lib : null;
   if (hook) hook.install({ backend: arg.backend as 'auto' | 'cpu' | 'cuda' });
+  const native = arg.prover === 'msm-cuda-native' ? lib : null;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const snarkjs = require('snarkjs');
   const curve = await snarkjs.curves.getCurveFromName(PRIMES[arg.curve]);
@@ -134,16 +139,17 @@ async function child(arg: { curve: CurveName; dir: string; prover: string; backe
   const prove = async (): Promise<Split & { verified: boolean }> => {
     spent.g1 = spent.g2 = spent.fft = 0;
     const t = performance.now();
-    const { proof, publicSignals } = await snarkjs.groth16.prove(zkey, wtns);
+    const { proof, publicSignals } = native ? await native.groth16Prove(zkey, wtns, { backend: arg.backend as 'auto' | 'cpu' | 'cuda' }) : await snarkjs.groth16.prove(zkey, wtns);
     const totalMs = performance.now() - t;
-    const split = { totalMs, g1Ms: spent.g1, g2Ms: spent.g2, fftMs: spent.fft, otherMs: totalMs - spent.g1 - spent.g2 - spent.fft };
+    const split = { totalMs, g1Ms: spent.g1, g2Ms: spent.g2, fftMs: spent.fft, otherMs: native ? 0 : totalMs - spent.g1 - spent.g2 - spent.fft };
     return { ...split, verified: (await snarkjs.groth16.verify(vkey, publicSignals, proof)) === true };
   };
   const w = await prove();
   const runs = [];
   for (let r = 0; r < arg.runs; r++) runs.push(await prove());
-  const out: ChildResult = { runs, warmupMs: w.totalMs, warmupVerified: w.verified, stats: hook?.stats() };
+  const out: ChildResult = { runs, warmupMs: w.totalMs, warmupVerified: w.verified, stats: hook?.stats() ?? native?.groth16CacheStats() };
   if (hook) hook.uninstall();
+  native?.clearGroth16Cache();
   await curve.terminate();
   return out;
 }
@@ -175,8 +181,8 @@ async function main(): Promise<void> {
   for (const l of logs) if (!Number.isInteger(l) || l < 4 || l > 26) throw new Error(`--logs: ${l} is not an integer in [4, 26]`);
   const circuit = values.circuit ?? 'synthetic';
   if (circuit !== 'synthetic' && circuit !== 'poseidon') throw new Error(`--circuit: synthetic or poseidon, not ${circuit}`);
-  const provers = (values.provers ?? 'snarkjs,msm-cuda').split(',');
-  for (const p of provers) if (p !== 'snarkjs' && p !== 'msm-cuda') throw new Error(`--provers: snarkjs or msm-cuda, not ${p}`);
+  const provers = (values.provers ?? PROVERS.join(',')).split(',');
+  for (const p of provers) if (!PROVERS.includes(p)) throw new Error(`--provers: ${PROVERS.join(', ')}, not ${p}`);
   const runs = Number(values.runs ?? 3);
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs: a positive integer, not ${values.runs}`);
   const backend = values.backend ?? 'auto';
@@ -203,7 +209,7 @@ async function main(): Promise<void> {
           constraints,
           vars,
           prover,
-          backend: prover === 'msm-cuda' ? backend : null,
+          backend: prover === 'snarkjs' ? null : backend,
           runs: res.runs,
           median: m,
           warmupMs: res.warmupMs,
@@ -213,8 +219,9 @@ async function main(): Promise<void> {
         };
         rows.push(row);
         const f = (v: number): string => (v / 1000).toFixed(2).padStart(7);
+        const split = prover === 'msm-cuda-native' ? '' : `  G1 ${f(m.g1Ms)}  G2 ${f(m.g2Ms)}  FFT ${f(m.fftMs)}  other ${f(m.otherMs)}`;
         process.stdout.write(
-          `${curve.padEnd(9)} 2^${log} ${prover.padEnd(8)} total ${f(m.totalMs)} s  G1 ${f(m.g1Ms)}  G2 ${f(m.g2Ms)}  FFT ${f(m.fftMs)}  other ${f(m.otherMs)}` +
+          `${curve.padEnd(9)} 2^${log} ${prover.padEnd(15)} total ${f(m.totalMs)} s${split}` +
             `  verified ${row.verified}${row.speedup && prover !== 'snarkjs' ? `  ${row.speedup.toFixed(2)}×` : ''}\n`,
         );
       }

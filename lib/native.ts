@@ -134,6 +134,15 @@ export interface NativeBinding {
   // out_k = b·Σ_j data_j·a^(jk) (b null: 1); op 1: out_i = data_i·a·b^i. ERR_INVALID_ARGUMENT for
   // an element, a or b not below r (naming the index), or a length that is not a power of two.
   fieldTransform(curve: string, op: 0 | 1, data: Uint8Array | readonly Uint8Array[], a: Uint8Array, b: Uint8Array | null, threads: number): Promise<Uint8Array>;
+  // The quotient polynomial's parts of a Groth16 proof from a snarkjs zkey (cuda/cpu/qap.hpp;
+  // lib/groth16.ts), on `threads` CPU threads, off the event loop, inputs copied at the call.
+  // data: zkey section 4's entries (after its count: 12 + 32 bytes each) for ops 0 and 2, a‖b‖c
+  // (3·2^logN elements, Montgomery form) for op 1; witness: .wtns section 2 (standard form).
+  // op 0, buildABC: A‖B‖C on the domain of 2^logN, Montgomery form. op 1, joinABC: a·b − c in
+  // standard form. op 2: buildABC, to the coset (inverse NTT, ·(1/n)·inc^i, NTT) and joinABC, the
+  // scalars of the H multiexponentiation; roots = w‖w⁻¹‖1/n‖inc in Montgomery form.
+  // ERR_INVALID_ARGUMENT naming the zkey/wtns section and index of an unusable entry or element.
+  groth16Qap(curve: string, op: 0 | 1 | 2, data: Uint8Array, witness: Uint8Array | null, logN: number, roots: Uint8Array | null, threads: number): Promise<Uint8Array>;
 }
 
 let cached: NativeBinding | undefined;

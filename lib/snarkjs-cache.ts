@@ -120,6 +120,11 @@ export interface Budget {
   device: number;
 }
 
+/** The default budget: half the host memory, three quarters of the GPU's (Infinity without one). */
+export function defaultBudget(gpuMemory: number | undefined, hostMemory: number): Budget {
+  return { host: Math.floor(hostMemory / 2), device: gpuMemory ? Math.floor(gpuMemory * 0.75) : Infinity };
+}
+
 export interface CacheStats {
   /** Contexts held now. */
   contexts: number;
@@ -160,10 +165,11 @@ export class ContextCache {
   }
 
   /**
-   * Σ scalars·bases on the context for `key`, creating it from `bases()` on a miss with
-   * `options`. A creation that fails rejects every call waiting for it and leaves no entry.
+   * Σ scalars·bases on the context for `key`, creating it from `bases()` (called at once; it may
+   * resolve later, as a file is read) on a miss with `options`. A creation that fails rejects
+   * every call waiting for it and leaves no entry.
    */
-  async msm(key: string, curve: CurveName, bases: () => PackedPoints, options: MsmOptions<Group>, scalars: Uint8Array): Promise<unknown> {
+  async msm(key: string, curve: CurveName, bases: () => PackedPoints | Promise<PackedPoints>, options: MsmOptions<Group>, scalars: Uint8Array): Promise<unknown> {
     let e = this.#entries.get(key);
     if (e) {
       this.#stats.hits++;
@@ -183,13 +189,15 @@ export class ContextCache {
     }
   }
 
-  #create(key: string, curve: CurveName, bases: () => PackedPoints, options: MsmOptions<Group>): Entry {
+  #create(key: string, curve: CurveName, bases: () => PackedPoints | Promise<PackedPoints>, options: MsmOptions<Group>): Entry {
+    const b = bases();
     const entry: Entry = {
       key,
       ctx: null,
       users: 0,
       dropped: false,
-      ready: this.#open(curve, bases(), options).then(
+      // bytes at hand go to the addon now, which copies them before this call returns
+      ready: (b instanceof Promise ? b.then((bytes) => this.#open(curve, bytes, options)) : this.#open(curve, b, options)).then(
         (ctx) => {
           entry.ctx = ctx;
           this.#stats.created++;

@@ -39,11 +39,12 @@ import { nativeBinding } from './backend';
 import { CURVES, type Curve, type CurveName, type Group } from './curves';
 import { writeLE } from './encoding';
 import { MsmError, toMsmError } from './errors';
-import { ContextCache, bytesOf, contiguous, fingerprint, pointParts, type Bytes, type CacheStats } from './snarkjs-cache';
+import { ContextCache, bytesOf, contiguous, defaultBudget, fingerprint, pointParts, type Bytes, type CacheStats } from './snarkjs-cache';
 import { FIELD_METHODS, FIELD_REASONS, identifyField, runField, type FieldFallbackReason, type FieldMethod, type WasmField } from './snarkjs-field';
 import { checkOptions, type BackendChoice, type MsmOptions } from './validate';
 
 export type { CacheStats } from './snarkjs-cache';
+export { clearGroth16Cache, groth16CacheStats, groth16Prove, type Groth16Proof, type Groth16ProveOptions } from './groth16';
 export type { FieldFallbackReason } from './snarkjs-field';
 
 /** Options of install(). */
@@ -206,12 +207,12 @@ function resolve(options: unknown): {
   // The addon, now: an install that cannot work fails here, not in the middle of a proof.
   const { cuda } = nativeBinding().info();
   if (resolved.backend === 'cuda' && !cuda.available) throw new MsmError('ERR_CUDA_UNAVAILABLE', `CUDA backend unavailable: ${cuda.reason ?? 'unknown reason'}`);
-  const gpu = cuda.available ? cuda.devices[resolved.device] : undefined;
+  const budget = defaultBudget(cuda.available ? cuda.devices[resolved.device]?.totalMemory : undefined, os.totalmem());
   return {
     backend: resolved.backend,
     threshold,
     msmOptions,
-    budget: { host: host ?? Math.floor(os.totalmem() / 2), device: device ?? (gpu ? Math.floor(gpu.totalMemory * 0.75) : Infinity) },
+    budget: { host: host ?? budget.host, device: device ?? budget.device },
     fft,
   };
 }

@@ -6,8 +6,8 @@ import { info } from '../lib';
 import { loadNative } from '../lib/native';
 import { testingAddon } from './support/testing';
 
-test('the product addon exports info, createContext, copyBytes and fieldTransform, nothing else', () => {
-  expect(Object.keys(loadNative()).sort()).toEqual(['copyBytes', 'createContext', 'fieldTransform', 'info']);
+test('the product addon exports info, createContext, copyBytes, fieldTransform and groth16Qap, nothing else', () => {
+  expect(Object.keys(loadNative()).sort()).toEqual(['copyBytes', 'createContext', 'fieldTransform', 'groth16Qap', 'info']);
 });
 
 test('the test addon is built from the same core as the product addon', () => {

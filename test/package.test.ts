@@ -107,6 +107,8 @@ test('its type declarations serve a strict TypeScript consumer', () => {
      install(hookOptions);
      export const accelerated: number = stats().accelerated.g1;
      uninstall();
+     import { groth16Prove } from 'msm-cuda/snarkjs';
+     export const piA: Promise<string> = groth16Prove('circuit.zkey', new Uint8Array(0), { backend: 'cpu', logger: console }).then((r) => r.proof.pi_a[0]);
      // @ts-expect-error: not a curve
      msm('secp256k1', [], []);
      // @ts-expect-error: not a backend

@@ -1,4 +1,5 @@
-// The product addon's entry point: info(), createContext(), copyBytes() and fieldTransform()
+// The product addon's entry point: info(), createContext(), copyBytes(), fieldTransform() and
+// groth16Qap()
 // (lib/native.ts), nothing else.
 #include <napi.h>
 
@@ -112,6 +113,7 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
   exports.Set("createContext", Napi::Function::New(env, create_context, "createContext"));
   exports.Set("copyBytes", Napi::Function::New(env, copy_bytes, "copyBytes"));
   exports.Set("fieldTransform", Napi::Function::New(env, field_transform, "fieldTransform"));
+  exports.Set("groth16Qap", Napi::Function::New(env, groth16_qap, "groth16Qap"));
   return exports;
 }
 
