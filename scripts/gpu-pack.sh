@@ -37,6 +37,10 @@ for f in $files; do
 done
 # -T1: one block, so that matches reach across files (two minutes on two cores)
 tar -cf - -C "$BUILD" $files | xz -T1 -9e > .gpu/native.tar.xz
+# The circuits of test/vectors/snarkjs compiled (their build/ folders are ignored, and circom2
+# stays behind): test/gpu/groth16.test.ts proves with them.
+node -e "for (const c of ['bn254', 'bls12-381']) require('./test/vectors/snarkjs/circuit').ensureCircuit(c)"
+tar -cf - test/vectors/snarkjs/bn254/build test/vectors/snarkjs/bls12-381/build | xz -T0 -9 > .gpu/circuits.tar.xz
 cp "$(dirname "$root")/shared/gpu/run.sh" .gpu/run.sh 2>/dev/null || true
 du -sh .gpu/* | sed 's/^/  /'
 echo ".gpu is $(du -sm .gpu | cut -f1) MiB"
