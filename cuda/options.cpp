@@ -14,8 +14,9 @@ bool accumulation_by_name(const std::string& name, Accumulation& out) {
 
 const BackendLimits& backend_limits(Backend b) {
   // CPU: 2^20 buckets per thread and window is where the bucket memory stops paying for itself
-  // (cpu/pippenger.hpp). CUDA: the recoding table and the 32-bit sort values hold EXP in 4 bits
-  // (c ≤ 16) and the point index in 27 (msm/recode.cuh); τ ≤ c − 1.
+  // (cpu/pippenger.hpp). CUDA: the recoding table (2^c + 1 words) and the 32-bit sort values, which
+  // hold EXP and the point index: 27 bits of index up to c = 16, 26 bits above (msm/recode.cuh; the
+  // plan refuses c > 16 for 2^26 points or more); τ ≤ c − 1.
   // Threads (host threads: the CPU engine's workers, both backends' point decoding): at most 1024,
   // above the hardware threads of any one host today (768 on two 192-core SMT sockets), since more
   // threads than cores buy nothing, while each CPU worker holds its own 2^(c−1) buckets (96 MiB at
@@ -24,7 +25,7 @@ const BackendLimits& backend_limits(Backend b) {
   // Groups: both backends run G1 and G2 (the curves that have one, curves/list.hpp), every
   // accumulation mode of theirs included (ec/G2.md).
   static const BackendLimits cpu{{1, 20}, {0, -1}, {0, 1024}, (uint64_t(1) << 32) - 1, {true, false, false}, {true, true}};
-  static const BackendLimits cuda{{2, 16}, {0, 15}, {0, 1024}, (uint64_t(1) << 27) - 1, {true, true, true}, {true, true}};
+  static const BackendLimits cuda{{2, 22}, {0, 21}, {0, 1024}, (uint64_t(1) << 27) - 1, {true, true, true}, {true, true}};
   return b == Backend::cuda ? cuda : cpu;
 }
 

@@ -46,6 +46,8 @@ function checkLayout(p: ContextPlan, n: number): void {
     buckets: p.W * p.M * run,
     heavy: p.W * p.M * 16,
     heavyCount: 4,
+    chunkSums: p.chunkLog > 0 ? p.W * (p.M / 2 ** p.chunkLog) * run : 0,
+    chunkRest: p.chunkLog > 0 ? p.W * (p.M / 2 ** p.chunkLog) * run : 0,
     bhat1: p.W * p.xyzzBytes,
     windowSums: p.W * p.xyzzBytes,
   };
@@ -128,6 +130,36 @@ describe.each(CURVE_NAMES)('%s', (curve: CurveName) => {
         expect(p.W * (p.T / BLOCK + 1)).toBeGreaterThan(resident / BLOCK); // no whole block per window left idle
       }
     }
+  });
+
+  test('the reduction\'s chunk level: chunks of 2^l buckets, as large as leaves a thread per resident one', () => {
+    for (const resident of [132 * 3 * BLOCK, 46 * 4 * BLOCK, 8 * BLOCK]) {
+      for (const c of [4, 12, 16, 17, 18, 20, 22]) {
+        const p = T().planContext(curve, 2 ** 20, { windowBits: c }, 80 * GB, resident);
+        const buckets = p.W * p.M;
+        const l = p.chunkLog;
+        expect(l).toBeGreaterThanOrEqual(0);
+        expect(l).toBeLessThanOrEqual(c - 2);
+        if (l > 0) expect(buckets / 2 ** l).toBeGreaterThanOrEqual(resident);
+        if (l < c - 2) expect(buckets / 2 ** (l + 1)).toBeLessThan(resident);
+        checkLayout(p, 2 ** 20);
+      }
+    }
+  });
+
+  test('windowBits above 16 leaves the point index 26 bits: refused from 2^26 points', () => {
+    expect(T().planContext(curve, 2 ** 26 - 1, { windowBits: 22 }, 160 * GB, RESIDENT).c).toBe(22);
+    for (const c of [17, 22]) {
+      let error: { code?: string; message?: string } | undefined;
+      try {
+        T().planContext(curve, 2 ** 26, { windowBits: c }, 160 * GB, RESIDENT);
+      } catch (e) {
+        error = e as typeof error;
+      }
+      expect(error?.code).toBe('ERR_INVALID_OPTION');
+      expect(error?.message).toMatch(/'windowBits'.*67108863 points/);
+    }
+    expect(T().planContext(curve, 2 ** 26, { windowBits: 16 }, 160 * GB, RESIDENT).c).toBe(16);
   });
 
   test('small inputs: T never exceeds n, and n = 0 allocates nothing', () => {

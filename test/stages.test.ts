@@ -67,7 +67,7 @@ const curveNames = CURVE_NAMES;
 
 describe('Alg. 3 recoding (cuda/msm/recode.cuh)', () => {
   test('mapping table = model for every c and t ∈ [0, 2^c]', () => {
-    for (let c = 2; c <= 16; c++) {
+    for (let c = 2; c <= 22; c++) {
       const table = T().recodeTable(c);
       expect(table.length).toBe(2 ** c + 1);
       for (let t = 0; t <= 2 ** c; t++) {
@@ -85,7 +85,7 @@ describe('Alg. 3 recoding (cuda/msm/recode.cuh)', () => {
     for (const name of curveNames) {
       const r = CURVES[name].r;
       const bits = r.toString(2).length;
-      for (let c = 2; c <= 16; c++) {
+      for (let c = 2; c <= 22; c++) {
         const w0 = Math.ceil(bits / c);
         const top = Number((r - 1n) >> BigInt((w0 - 1) * c));
         const want = top + 1 >= 2 ** (c - 1) ? w0 + 1 : w0;
@@ -101,7 +101,7 @@ describe('Alg. 3 recoding (cuda/msm/recode.cuh)', () => {
   test('digits of adversarial and random scalars reconstruct k, no carry lost', () => {
     for (const name of curveNames) {
       const r = CURVES[name].r;
-      for (let c = 2; c <= 16; c++) {
+      for (let c = 2; c <= 22; c++) {
         const W = T().numWindows(name, c);
         const ks: bigint[] = [0n, 1n, r - 1n, r - 2n, (r - 1n) >> 1n, 2n ** BigInt(c - 1), 2n ** BigInt(c) - 1n];
         // Every window at 2^(c−1) − 1 or 2^(c−1) (maximal carries), clipped below r.
@@ -127,16 +127,19 @@ describe('Alg. 3 recoding (cuda/msm/recode.cuh)', () => {
     }
   });
 
-  test('the cost model picks c ∈ [4, 16], non-decreasing in n', () => {
+  test('the cost model picks c ∈ [4, 22], non-decreasing in n, ≤ 16 from 2^26 points (26-bit index)', () => {
     for (const name of curveNames) {
       let prev = 0;
-      for (let e = 0; e <= 26; e++) {
+      for (let e = 0; e <= 25; e++) {
         const c = T().chooseWindow(name, 2 ** e);
         expect(c).toBeGreaterThanOrEqual(4);
-        expect(c).toBeLessThanOrEqual(16);
+        expect(c).toBeLessThanOrEqual(22);
         expect(c).toBeGreaterThanOrEqual(prev);
         prev = c;
       }
+      expect(T().chooseWindow(name, 2 ** 26 - 1)).toBeGreaterThan(16);
+      expect(T().chooseWindow(name, 2 ** 26)).toBeLessThanOrEqual(16);
+      expect(T().chooseWindow(name, 2 ** 27 - 1)).toBeLessThanOrEqual(16);
     }
   });
 });
@@ -353,6 +356,20 @@ describe('§3.4 layered reduction schedule (cuda/msm/reduce.cuh)', () => {
         expect(Array.from(got.suffix)).toEqual(suffix);
         expect(got.bhat1).toBe(suffix[0]);
         expect(got.q).toBe(q);
+      }
+    }
+  });
+  test('on integers, with the chunk level: Q = Σ (2p+1)·B_p for every chunk size 2^l, l ≤ c − 2', () => {
+    for (const c of [3, 4, 7, 10, 13, 18]) {
+      const M = 2 ** (c - 2);
+      const B = Array.from({ length: M }, () => rng.bits(64));
+      let q = 0n;
+      for (let p = 0; p < M; p++) q = (q + BigInt(2 * p + 1) * B[p]) & MASK64;
+      for (let l = 0; l <= c - 2; l++) {
+        const got = T().reduceIntegers(c, BigUint64Array.from(B), l % 2 === 1, l);
+        check(got.q === q, () => `c=${c} l=${l}: Q ${got.q} ≠ ${q}`);
+        // The layered rounds ran on the 2^(c−2−l) chunk sums R_k: B̂_1 is still the sum of all buckets.
+        check(got.bhat1 === B.reduce((a, b) => (a + b) & MASK64, 0n), () => `c=${c} l=${l}: B̂_1`);
       }
     }
   });

@@ -10,6 +10,9 @@ struct Environment {
   // MSM_CUDA_ACC=wide|tight: the register budget of the default accumulation kernel of G1
   // (cuda/msm/tuning.hpp); 0 = the tuning table's choice, 1 = wide, 2 = tight.
   int cuda_acc_budget = 0;
+  // MSM_CUDA_CHUNK_LOG=l (0 … 20): the chunk level of the bucket reduction (cuda/msm/reduce.cuh),
+  // 2^l buckets per chunk, clamped to the window's buckets; −1 = the plan's choice (for measuring).
+  int cuda_chunk_log = -1;
   // MSM_CUDA_PROFILE (any value): per-stage device times of every MSM on stderr.
   bool cuda_profile = false;
   // MSM_CUDA_UPLOAD=pageable: scalars go to the device straight from the caller's memory rather

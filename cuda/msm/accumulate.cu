@@ -21,9 +21,9 @@ namespace msm::gpu {
 
 // Entry v's point from the table: 2^h·P_i, h = min(EXP, τ), negated for SIGN; *exp = EXP.
 template <class G>
-__device__ __forceinline__ AffineOf<G> table_point(const AffineOf<G>* table, uint32_t n, uint32_t tau, uint32_t v,
-                                                   uint32_t* exp) {
-  const uint32_t i = value_point(v), e = value_exp(v);
+__device__ __forceinline__ AffineOf<G> table_point(const AffineOf<G>* table, uint32_t n, uint32_t tau, int shift,
+                                                   uint32_t v, uint32_t* exp) {
+  const uint32_t i = value_point(v, shift), e = value_exp(v, shift);
   const uint32_t h = e < tau ? e : tau;
   *exp = e;
   const AffineOf<G> p = table[size_t(h) * n + i];
@@ -52,13 +52,14 @@ struct XyzzAcc {
   const A* __restrict__ table;
   uint32_t n;
   uint32_t tau;
+  int shift;  // value_shift(c)
   X* __restrict__ buffer;
   X acc;
 
   __device__ __forceinline__ void reset() { acc = X::infinity(); }
   __device__ __forceinline__ void add(uint32_t v) {
     uint32_t e;
-    const A p = table_point<G>(table, n, tau, v, &e);
+    const A p = table_point<G>(table, n, tau, shift, v, &e);
     if (e <= tau) acc = acc.add(p);
     else if constexpr (ff::is_fp2<typename G::field>) acc = add_doubled_out_of_line(acc, p, e - tau);
     else acc = add_doubled(acc, p, e - tau);
@@ -83,6 +84,7 @@ struct HomogeneousAcc {
   const A* __restrict__ table;
   uint32_t n;
   uint32_t tau;
+  int shift;  // value_shift(c)
   X* __restrict__ buffer;
   H acc;
   A pending;
@@ -99,7 +101,7 @@ struct HomogeneousAcc {
   // slower on random scalars than on identical ones, measured on the H100).
   __device__ __forceinline__ void add(uint32_t v) {
     uint32_t e;
-    const A p = table_point<G>(table, n, tau, v, &e);
+    const A p = table_point<G>(table, n, tau, shift, v, &e);
     const bool odd = position++ & 1;
     H q;
     bool again = false;  // a second point (p) to add after q
@@ -145,12 +147,13 @@ struct ConstantTimeAcc {
   using F = typename G::field;
   const A* __restrict__ table;
   uint32_t n;
+  int shift;  // value_shift(c)
   H* __restrict__ buffer;
   H acc;
 
   __device__ __forceinline__ void restart(bool cond) { acc = H::select(cond, H::infinity(), acc); }
   __device__ __forceinline__ void add(uint32_t v, bool skip) {
-    A p = table[size_t(value_exp(v)) * n + value_point(v)];
+    A p = table[size_t(value_exp(v, shift)) * n + value_point(v, shift)];
     p.y = F::select(value_sign(v) != 0, -p.y, p.y);
     acc = H::select(skip, acc, acc.add(p));
   }
@@ -166,12 +169,13 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B)) acc
   const uint32_t* keys = w.keys + base;
   if constexpr (Mode == Accumulation::constant_time) {
     const Span sp = thread_span(0, w.n, w.T, tid);
-    ConstantTimeAcc<G> acc{w.table, w.n, w.ct_buffer() + size_t(j) * w.ct_padded()};
+    ConstantTimeAcc<G> acc{w.table, w.n, value_shift(w.c), w.ct_buffer() + size_t(j) * w.ct_padded()};
     accumulate_thread_ct(tid, sp, keys, w.vals + base, w.buf_index + size_t(j) * w.ct_padded(), acc);
   } else {
     const uint32_t first = first_nonzero(keys, w.n);
     const Span sp = thread_span(first, w.n, w.T, tid);
-    std::conditional_t<Mode == Accumulation::homogeneous, HomogeneousAcc<G>, XyzzAcc<G>> acc{w.table, w.n, uint32_t(w.tau), w.buffer + size_t(j) * w.slots()};
+    std::conditional_t<Mode == Accumulation::homogeneous, HomogeneousAcc<G>, XyzzAcc<G>> acc{w.table, w.n, uint32_t(w.tau), value_shift(w.c),
+                                                                                                     w.buffer + size_t(j) * w.slots()};
     accumulate_thread(tid, sp, keys, w.vals + base, w.buf_offset + size_t(j) * w.T,
                       w.buf_index + size_t(j) * w.slots(), w.buf_used + size_t(j) * w.T, acc);
   }

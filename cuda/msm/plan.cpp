@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "../common/env.hpp"
 #include "../engine.hpp"
 #include "accumulate.cuh"
 #include "ct_aggregate.cuh"
@@ -12,25 +13,59 @@
 
 namespace msm::gpu {
 
-// Estimated cost, in mixed additions, of one MSM of n points with window c (W windows):
-//   W·n                     Alg. 4: one mixed addition per non-zero digit (≈ all of them)
-//   W·M·(log2 M / 2 + 1)·k  §3.4: M/2 additions per layered round, M − 1 for the summation
-//                           tree; k ≈ 1.5 as they are full XYZZ additions
-//   2·log2 M·L              the rounds' latency: each round is at least one dependent addition
-//                           plus a grid barrier, worth ≈ L additions of throughput
-//   W·n·s                   the per-window radix sort, ≈ s of an addition per entry
-double window_cost(double n, int c, int W) {
-  const double M = double(1u << (c - 2));
-  const double log_m = double(c - 2);
-  constexpr double k_full = 1.5, latency = 40000.0, sort = 0.05;
-  return W * n * (1.0 + sort) + W * M * (log_m / 2 + 1) * k_full + 2 * log_m * latency;
+// The chunk level (reduce.cuh): chunks of 2^l buckets, one thread each, as large as still keeps every
+// resident thread busy, and none while the windows' buckets are fewer than twice that. Measured on
+// the H100 (BLS12-381 2^24, c = 20, W·M = 13·2^18, MSM_CUDA_CHUNK_LOG): reduce 8.4 ms at l = 3,
+// 6.5 at l = 4 (≥ 4 waves), 5.7 at l = 6 (one): the longer chains cost less than the layered rounds
+// over the larger K they avoid.
+int chunk_log_for(uint32_t M, int W, uint32_t resident) {
+  const int log_m = int(__builtin_ctz(M));
+  const uint64_t want = std::max<uint32_t>(resident, 1);
+  int l = 0;
+  while (l < log_m && (uint64_t(W) * M >> (l + 1)) >= want) ++l;
+  return l;
+}
+int choose_chunk_log(uint32_t M, int W, uint32_t resident) {
+  const int forced = environment().cuda_chunk_log;
+  return forced >= 0 ? std::min(forced, int(__builtin_ctz(M))) : chunk_log_for(M, W, resident);
 }
 
-int choose_window_bits(uint64_t n, const uint32_t* rm1, int bits) {
+// Estimated cost, in mixed additions, of one MSM of n points with window c (W windows, M = 2^(c−2)
+// buckets each) on a device running `resident` threads at once:
+//   W·n                     Alg. 4: one mixed addition per non-zero digit (≈ all of them)
+//   W·n·s·⌈(c−1)/8⌉         the per-window radix sort, ≈ s of an addition per entry and 8-bit pass
+//   W·M·a                   Alg. 5, ≈ a per bucket
+//   W·(2M + K·(log2 K / 2 + 1))·k
+//                           the reduction (reduce.cuh): the chunk level's running sums (2 additions
+//                           per bucket; none for l = 0), then M/2 layered additions per round over
+//                           the K = M/2^l points left, log2 K rounds, and the tree's K − 1;
+//                           k ≈ 2: full XYZZ additions, in a kernel of fewer warps than Alg. 4's
+// The constants are fitted to the H100 (MSM_CUDA_PROFILE, BLS12-381 2^24 at c = 20: accumulate
+// 107 ms for 13·2^24 entries, Alg. 5 2.0 ms for 13·2^18 buckets, the reduction 5.7 ms).
+//   2·log2 K·L              the rounds' latency: each is at least one dependent addition plus a
+//                           grid barrier, worth ≈ L additions of throughput
+double window_cost(double n, int c, int W, uint32_t resident) {
+  const uint32_t M = 1u << (c - 2);
+  const int l = chunk_log_for(M, W, resident);
+  const double K = double(M >> l), log_k = double(c - 2 - l);
+  constexpr double k_full = 2.0, latency = 40000.0, sort_pass = 0.025, aggregate = 1.2;
+  const double passes = double((c - 1 + 7) / 8);
+  const double reduce = (l > 0 ? 2.0 * M : 0.0) + K * (log_k / 2 + 1);
+  return W * n * (1.0 + sort_pass * passes) + W * (M * aggregate + reduce * k_full) + 2 * log_k * latency;
+}
+
+// The largest c the sort values allow for n points (recode.cuh: 26 bits of point index above c = 16).
+int max_window_bits(uint64_t n) {
+  int c = kMaxWindowBits;
+  while (c > 16 && n >= window_points_limit(c)) --c;
+  return c;
+}
+
+int choose_window_bits(uint64_t n, const uint32_t* rm1, int bits, uint32_t resident) {
   int best = 8;
   double best_cost = 1e300;
-  for (int c = 4; c <= kMaxWindowBits; ++c) {
-    const double cost = window_cost(double(n), c, num_windows(rm1, kScalarWords, bits, c));
+  for (int c = 4; c <= max_window_bits(n); ++c) {
+    const double cost = window_cost(double(n), c, num_windows(rm1, kScalarWords, bits, c), resident);
     if (cost < best_cost) best_cost = cost, best = c;
   }
   return best;
@@ -68,7 +103,12 @@ Plan make_plan(const PlanInput& in) {
   Plan p;
   p.n = uint32_t(in.n);
   p.mode = opt.accumulation;
-  int c = opt.window_bits > 0 ? opt.window_bits : choose_window_bits(std::max<uint64_t>(in.n, 1), cv.rm1, cv.scalar_bits);
+  int c = opt.window_bits > 0 ? opt.window_bits : choose_window_bits(std::max<uint64_t>(in.n, 1), cv.rm1, cv.scalar_bits, in.resident_threads);
+  if (c > max_window_bits(in.n))
+    throw EngineError("ERR_INVALID_OPTION", "option 'windowBits' above " + std::to_string(max_window_bits(in.n)) +
+                                                " leaves the point index 26 bits: at most " +
+                                                std::to_string(window_points_limit(c) - 1) + " points (got " +
+                                                std::to_string(in.n) + " and windowBits " + std::to_string(c) + ")");
   if (opt.tau > c - 1)
     throw EngineError("ERR_INVALID_OPTION", "option 'tau' must be at most windowBits − 1 = " + std::to_string(c - 1) +
                                                 " (got " + std::to_string(opt.tau) + ")");
@@ -96,6 +136,7 @@ Plan make_plan(const PlanInput& in) {
   p.M = 1u << (c - 2);
   p.T = std::max<uint32_t>(1, std::min<uint32_t>(threads_per_window(in.resident_threads, p.W), std::max<uint32_t>(p.n, 1)));
   p.slots = ct ? ct_padded(buffer_slots(p.T, c)) : buffer_slots(p.T, c);
+  p.chunk_log = choose_chunk_log(p.M, p.W, in.resident_threads);
   if (in.n == 0) return p;
 
   const size_t n = p.n, W = size_t(p.W), M = p.M, T = p.T, S = p.slots;
@@ -116,6 +157,9 @@ Plan make_plan(const PlanInput& in) {
   p.buckets = l.take(W * M * run);
   p.heavy = l.take(W * M * 16);
   p.heavy_count = l.take(4);
+  const size_t chunks = p.chunk_log > 0 ? W * (M >> p.chunk_log) : 0;
+  p.chunk_sums = l.take(chunks * run);
+  p.chunk_rest = l.take(chunks * run);
   p.bhat1 = l.take(W * cv.xyzz);
   p.window_sums = l.take(W * cv.xyzz);
   p.total = l.end;

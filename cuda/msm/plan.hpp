@@ -45,6 +45,7 @@ struct Plan {
   uint32_t T = 0;      // Alg. 4 threads per window
   uint32_t M = 0;      // buckets per window, 2^(c−2) (odd digits only, §3.1)
   uint32_t slots = 0;  // Alg. 4 buffer slots per window: T + M (Eq. (2)); constant time: padded to 2^k (§5)
+  int chunk_log = 0;   // l: the reduction's chunk level sums chunks of 2^l buckets first (reduce.cuh)
   Accumulation mode = Accumulation::xyzz;
   bool table_lowered = false;  // τ or c was lowered for the table to fit (memory fallback)
   // The one device allocation (table first, then the pipeline's scratch), each region 256-aligned.
@@ -59,6 +60,7 @@ struct Plan {
   Region buckets;       // [W·M] XYZZ (constant time: homogeneous)
   Region heavy;         // [W·M] uint4: buckets left to the block-wide Alg. 5 path
   Region heavy_count;   // u32
+  Region chunk_sums, chunk_rest;  // [W·M/2^l] each (l > 0): the chunk level's R_k and D_k
   Region bhat1;         // [W] XYZZ: B̂_1 of each window (§3.4)
   Region window_sums;   // [W] XYZZ: Q_j
   size_t total = 0;     // bytes of the allocation (0 for n = 0)
@@ -70,8 +72,12 @@ constexpr double kTableShare = 0.5;
 // Throws EngineError ERR_INVALID_OPTION for τ > c − 1, or τ ≠ c − 1 in constant time.
 Plan make_plan(const PlanInput& in);
 
-// The window size c of the cost model (plan.cpp) for n points; rm1 = r − 1, bits = its bit length.
-int choose_window_bits(uint64_t n, const uint32_t* rm1, int bits);
-double window_cost(double n, int c, int W);
+// The window size c of the cost model (plan.cpp) for n points on a device running `resident` Alg. 4
+// threads at once; rm1 = r − 1, bits = its bit length.
+int choose_window_bits(uint64_t n, const uint32_t* rm1, int bits, uint32_t resident);
+double window_cost(double n, int c, int W, uint32_t resident);
+// The chunk level l for W windows of M buckets (MSM_CUDA_CHUNK_LOG, else chunk_log_for).
+int chunk_log_for(uint32_t M, int W, uint32_t resident);
+int choose_chunk_log(uint32_t M, int W, uint32_t resident);
 
 }  // namespace msm::gpu

@@ -11,7 +11,7 @@
 //
 // k̂ packs the digit as in Fig. 3: ODD in the high c−1 bits, EXP in the middle exp_bits(c) bits,
 // SIGN in bit 0; k̂ = 0 for a zero digit. The mapping table holds k̂ for every t ∈ [0, 2^c]
-// (2^c + 1 words, built once per c; §3.1 "Create a scalar mapping table", c ≤ 16).
+// (2^c + 1 words, built once per c; §3.1 "Create a scalar mapping table", c ≤ kMaxWindowBits).
 //
 // The top window: with W0 = ⌈λ/c⌉ windows, the carry out of window W0−1 is 0 only if its t can
 // never reach 2^(c−1). We read the bound off r − 1 (the largest scalar), t ≤ ((r−1) >> (W0−1)c) + 1,
@@ -28,10 +28,13 @@
 
 namespace msm::gpu {
 
-constexpr int kMaxWindowBits = 16;  // mapping table and 32-bit sort values (EXP in 4 bits)
+// The mapping table (2^c + 1 words: 16 MiB at c = 22) and the 32-bit sort values bound c: the value
+// holds EXP in exp_bits(c) bits and the point index above it (sort_value), so the index has 27 bits
+// up to c = 16 and 26 bits above (window_points_limit).
+constexpr int kMaxWindowBits = 22;
 constexpr int kMinWindowBits = 2;
 constexpr int kScalarWords = 8;  // 32-byte scalars as 8 little-endian 32-bit words
-constexpr uint32_t kMaxPoints = 1u << 27;  // sort value = i << 5 | EXP << 1 | SIGN
+constexpr uint32_t kMaxPoints = 1u << 27;  // sort value = i << 5 | EXP << 1 | SIGN for c ≤ 16
 
 // Bits of the EXP field: enough to hold c − 1.
 MSM_HD MSM_INLINE int exp_bits(int c) {
@@ -89,12 +92,15 @@ MSM_HD MSM_INLINE int num_windows(const uint32_t* rm1, int words, int nbits, int
 }
 
 // Entries for the per-window sort (§3.3 step 1): key = bucket (0 for a zero digit; c−1 bits),
-// value = i << 5 | EXP << 1 | SIGN (EXP ≤ 15 for c ≤ 16, i < 2^27).
+// value = i << (e + 1) | EXP << 1 | SIGN with e = exp_bits(c): 4 bits and i < 2^27 for c ≤ 16,
+// 5 bits and i < 2^26 for 16 < c ≤ 32.
+MSM_HD MSM_INLINE int value_shift(int c) { return exp_bits(c) + 1; }
+MSM_HD MSM_INLINE uint64_t window_points_limit(int c) { return uint64_t(1) << (32 - value_shift(c)); }
 MSM_HD MSM_INLINE uint32_t sort_value(uint32_t khat, uint32_t i, int c) {
-  return (i << 5) | (khat_exp(khat, c) << 1) | khat_sign(khat);
+  return (i << value_shift(c)) | (khat_exp(khat, c) << 1) | khat_sign(khat);
 }
-MSM_HD MSM_INLINE uint32_t value_point(uint32_t v) { return v >> 5; }
-MSM_HD MSM_INLINE uint32_t value_exp(uint32_t v) { return (v >> 1) & 15; }
+MSM_HD MSM_INLINE uint32_t value_point(uint32_t v, int shift) { return v >> shift; }
+MSM_HD MSM_INLINE uint32_t value_exp(uint32_t v, int shift) { return (v >> 1) & ((1u << (shift - 1)) - 1); }
 MSM_HD MSM_INLINE uint32_t value_sign(uint32_t v) { return v & 1; }
 MSM_HD MSM_INLINE int key_bits(int c) { return c - 1; }  // keys ∈ [0, 2^(c−2)]
 

@@ -1,9 +1,12 @@
-// Bucket reduction, Chen et al. §3.4, in one cooperative launch (grid = co-resident blocks from the
+// Bucket reduction, Chen et al. §3.4: for large windows first the chunk level (chunk_kernel, one
+// thread per chunk of 2^l buckets), then one cooperative launch (grid = co-resident blocks from the
 // occupancy API × SMs, grid-wide barriers between rounds): the layered suffix sums, B̂_1 saved, the
-// summation tree, then Q_j = 2·Σ B̂ − B̂_1 per window (schedule in reduce.cuh). Additions are
+// summation tree, then Q_j = 2^l·(2·Σ B̂ − B̂_1) + Σ D per window (schedule in reduce.cuh). Additions are
 // add-2008-s (12M + 2S), the doubling dbl-2008-s-1; in the constant-time mode the buckets are
 // homogeneous and every step is a complete formula (RCB Alg. 7 and 9), so no step branches on O or
 // on equal operands.
+#include <algorithm>
+
 #include <cooperative_groups.h>
 
 #include "device.cuh"
@@ -24,37 +27,51 @@ __device__ __forceinline__ ec::XYZZ<typename G::field> as_xyzz(const ec::Homogen
   return p.to_xyzz();
 }
 
+// The chunk level (reduce.cuh, l > 0): thread (j, k) turns positions [kL, kL + L) of window j into
+// R_k and D_k. Every thread runs the same 2L − 1 additions, so the grid is one even wave.
+template <class X>
+__global__ void __launch_bounds__(kRedBlock) chunk_kernel(const X* __restrict__ buckets, X* __restrict__ sums,
+                                                          X* __restrict__ rest, int l, uint64_t chunks) {
+  const uint64_t t = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= chunks) return;
+  chunk_sums(buckets + (t << l), l, sums + t, rest + t);
+}
+
+// The layered rounds and the summation tree over K = 2^log_k points per window (R_k, or the buckets
+// themselves for l = 0), the tree also summing the D_k when there are some.
 template <class G, class X>
-__global__ void __launch_bounds__(kRedBlock) reduce_kernel(Workspace<G> w) {
-  X* const buckets = reinterpret_cast<X*>(w.buckets);
+__global__ void __launch_bounds__(kRedBlock) reduce_kernel(Workspace<G> w, X* const buckets, X* const rest, int log_k,
+                                                           int l) {
   X* const bhat1 = reinterpret_cast<X*>(w.bhat1);
   cg::grid_group grid = cg::this_grid();
   const uint64_t gtid = grid.thread_rank(), gsize = grid.size();
-  const int log_m = log2_buckets(w.c);
-  const uint32_t M = w.M();
+  const uint32_t K = 1u << log_k;
   const uint64_t W = uint64_t(w.W);
+  const int arrays = rest ? 2 : 1;
 
-  const uint32_t half = layered_tasks(log_m);
-  for (int r = 1; r <= log_m; ++r) {
+  const uint32_t half = layered_tasks(log_k);
+  for (int r = 1; r <= log_k; ++r) {
     for (uint64_t t = gtid; t < W * half; t += gsize) {
-      X* B = buckets + (t / half) * M;
-      const Task k = layered_task(log_m, r, uint32_t(t % half));
+      X* B = buckets + (t / half) * K;
+      const Task k = layered_task(log_k, r, uint32_t(t % half));
       B[k.dst] = B[k.dst].add(B[k.src]);
     }
     grid.sync();
   }
-  for (uint64_t j = gtid; j < W; j += gsize) bhat1[j] = buckets[j * M];
+  for (uint64_t j = gtid; j < W; j += gsize) bhat1[j] = buckets[j * K];
   grid.sync();
-  for (int r = 1; r <= log_m; ++r) {
-    const uint32_t per = tree_tasks(log_m, r);
-    for (uint64_t t = gtid; t < W * per; t += gsize) {
-      X* B = buckets + (t / per) * M;
-      const Task k = tree_task(r, uint32_t(t % per));
+  for (int r = 1; r <= log_k; ++r) {
+    const uint32_t per = tree_tasks(log_k, r);
+    for (uint64_t t = gtid; t < arrays * W * per; t += gsize) {
+      const uint64_t a = t / (W * per), u = t % (W * per);
+      X* B = (a ? rest : buckets) + (u / per) * K;
+      const Task k = tree_task(r, uint32_t(u % per));
       B[k.dst] = B[k.dst].add(B[k.src]);
     }
     grid.sync();
   }
-  for (uint64_t j = gtid; j < W; j += gsize) w.window_sums[j] = as_xyzz(buckets[j * M].dbl().add(-bhat1[j]));
+  for (uint64_t j = gtid; j < W; j += gsize)
+    w.window_sums[j] = as_xyzz(window_sum(buckets[j * K], bhat1[j], l, rest ? rest + j * K : nullptr));
 }
 
 template <class G, class X>
@@ -63,15 +80,28 @@ void launch_reduce_on(const Workspace<G>& w, int device, cudaStream_t s) {
   MSM_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, device));
   if (!coop) throw EngineError("ERR_CUDA", "the device does not support cooperative launches");
   MSM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  X* buckets = reinterpret_cast<X*>(w.buckets);
+  X* rest = nullptr;
+  const int l = w.chunk_log;
+  const int log_k = log2_buckets(w.c) - l;
+  if (l > 0) {
+    X* const sums = reinterpret_cast<X*>(w.chunk_sums);
+    rest = reinterpret_cast<X*>(w.chunk_rest);
+    const uint64_t chunks = uint64_t(w.W) << log_k;
+    chunk_kernel<X><<<unsigned((chunks + kRedBlock - 1) / kRedBlock), kRedBlock, 0, s>>>(buckets, sums, rest, l, chunks);
+    MSM_LAUNCH_CHECK("chunk_kernel");
+    buckets = sums;
+  }
   MSM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, reduce_kernel<G, X>, kRedBlock, 0));
   if (blocks < 1) throw EngineError("ERR_CUDA", "reduce_kernel cannot be resident on the device");
   // No more blocks than the widest round needs.
-  const uint64_t widest = uint64_t(w.W) * (layered_tasks(w.c - 2) > 0 ? layered_tasks(w.c - 2) : 1);
+  const uint64_t widest = uint64_t(w.W) * std::max<uint64_t>({layered_tasks(log_k), rest ? tree_tasks(log_k, 1) * 2 : 0, 1});
   uint64_t grid = uint64_t(sms) * uint64_t(blocks);
   const uint64_t need = (widest + kRedBlock - 1) / kRedBlock;
   if (grid > need) grid = need;
   Workspace<G> arg = w;
-  void* args[] = {&arg};
+  int lk = log_k, ll = l;
+  void* args[] = {&arg, &buckets, &rest, &lk, &ll};
   MSM_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(reduce_kernel<G, X>), dim3(unsigned(grid)),
                                              dim3(kRedBlock), args, 0, s));
 }

@@ -1,17 +1,27 @@
 // Bucket reduction schedule: Chen et al. §3.4 (layered parallel reduction, Fig. 6) and the final
-// summation. M = 2^(c−2) buckets per window at positions 0 … M−1 (position p holds B_{2p+1}).
+// summation, after an optional chunk level. M = 2^(c−2) buckets per window at positions 0 … M−1
+// (position p holds B_{2p+1}); the window's sum is Q_j = Σ_p (2p+1)·B_p.
 //
-// Layered suffix sums, rounds r = 1 … log2 M, M/2 tasks each, one addition per task:
+// Chunk level (l > 0; plan.cpp picks l so that W·M/2^l threads fill the device). The layered
+// rounds cost M/2 additions each, log2 M of them, so for the large M of c > 16 the positions are
+// first cut into K = M/L chunks of L = 2^l, one thread each running the serial running sum over its
+// chunk (2L additions, the summation-by-parts of bucket reduction): with p = kL + i,
+//   R_k = Σ_i B_{kL+i},   A_k = Σ_i (2i+1)·B_{kL+i} = 2·Σ_i (i+1)·B_{kL+i} − R_k,
+//   Q_j = Σ_k (2kL·R_k + A_k) = L·Σ_k (2k+1)·R_k + Σ_k D_k,   D_k = A_k − L·R_k,
+// so the layered reduction below runs on the K points R_k (its Q is Σ_k (2k+1)·R_k), the summation
+// tree also sums the D_k, and Q_j = 2^l·Q_R + Σ_k D_k. l = 0 is the plain §3.4 reduction.
+//
+// Layered suffix sums, rounds r = 1 … log2 K, K/2 tasks each, one addition per task:
 //   baseline = 2^r·⌊t/2^(r−1)⌋ + 2^(r−1),  offset = (t mod 2^(r−1)) + 1,
 //   B[(baseline+offset)-th to last] += B[baseline-th to last]
-// (the k-th to last bucket is position M − k). After round r every aligned block of 2^r buckets
+// (the k-th to last bucket is position K − k). After round r every aligned block of 2^r buckets
 // holds its own suffix sums; a round reads only blocks it does not write, so its tasks are
 // independent. Afterwards B̂_p = Σ_{q ≥ p} B_q.
 //
-// Final summation: a binary tree over positions, rounds r = 1 … log2 M with M/2^r tasks:
+// Final summation: a binary tree over positions, rounds r = 1 … log2 K with K/2^r tasks:
 //   B[t·2^r] += B[t·2^r + 2^(r−1)],
 // so position 0 ends with Σ_p B̂_p = Σ_p (p+1)·B_p. With B̂_0 saved before the tree,
-//   Q_j = 2·Σ_p B̂_p − B̂_0 = Σ_p (2p+1)·B_p                                   (§3.4, last paragraph).
+//   Q = 2·Σ_p B̂_p − B̂_0 = Σ_p (2p+1)·B_p                                   (§3.4, last paragraph).
 // The windows then combine by Horner: Q = Σ_j 2^(jc)·Q_j.
 #pragma once
 
@@ -42,5 +52,31 @@ MSM_HD MSM_INLINE Task tree_task(int r, uint32_t t) {
   return Task{dst, dst + (1u << (r - 1))};
 }
 MSM_HD MSM_INLINE uint32_t tree_tasks(int log_m, int r) { return (1u << log_m) >> r; }
+
+// The chunk level for one chunk B[0, 2^l) (X: a point type with add, dbl and negation, or an
+// integer stand-in in the host tests): *R = Σ_i B_i and *D = Σ_i (2i + 1 − 2^l)·B_i, by the running
+// sum from the top (s = Σ_{q ≥ i} B_q, t = Σ_i (i+1)·B_i): 2(L − 1) additions, then
+// D = 2t − (2^l + 1)·R in l + 1 doublings and 2 additions.
+template <class X>
+MSM_HD MSM_INLINE void chunk_sums(const X* B, int l, X* R, X* D) {
+  const uint32_t L = 1u << l;
+  X s = B[L - 1], t = s;
+  for (uint32_t i = L - 1; i-- > 0;) {
+    s = s.add(B[i]);
+    t = t.add(s);
+  }
+  X lr = s;
+  for (int k = 0; k < l; ++k) lr = lr.dbl();
+  *D = t.dbl().add(-(lr.add(s)));
+  *R = s;
+}
+
+// Q_j from the reduction of the chunk sums: 2^l·(2·Σ B̂ − B̂_0) + Σ_k D_k (D absent for l = 0).
+template <class X>
+MSM_HD MSM_INLINE X window_sum(const X& total, const X& bhat0, int l, const X* dsum) {
+  X q = total.dbl().add(-bhat0);
+  for (int k = 0; k < l; ++k) q = q.dbl();
+  return dsum ? q.add(*dsum) : q;
+}
 
 }  // namespace msm::gpu

@@ -54,10 +54,11 @@ struct Workspace {
   int tau = 0;
   Accumulation mode = Accumulation::xyzz;
   uint32_t T = 0;
+  int chunk_log = 0;  // l of the reduction's chunk level (reduce.cuh)
   const A* table = nullptr;                // [(τ+1)·n]: table[h·n + i] = 2^h·P_i
   const uint32_t* recode_table = nullptr;  // [2^c + 1]: k̂ (the packed ODD|EXP|SIGN digit of Fig. 3) per t
   uint32_t* keys_in = nullptr;   // [W·n] bucket of each digit (0 = zero digit)
-  uint32_t* vals_in = nullptr;   // [W·n] i << 5 | EXP << 1 | SIGN
+  uint32_t* vals_in = nullptr;   // [W·n] sort_value: i | EXP | SIGN (recode.cuh)
   uint32_t* keys = nullptr;      // [W·n] sorted per window
   uint32_t* vals = nullptr;      // [W·n]
   void* sort_temp = nullptr;
@@ -69,6 +70,8 @@ struct Workspace {
   X* buckets = nullptr;            // [W·M] (constant_time: of HomOf<G>)
   uint4* heavy = nullptr;          // [W·M] buckets left to the block-wide path: {j·M + p, t0, t1, 0}
   uint32_t* heavy_count = nullptr;
+  X* chunk_sums = nullptr;         // [W·M/2^l] R_k of the chunk level (l > 0; constant_time: of HomOf<G>)
+  X* chunk_rest = nullptr;         // [W·M/2^l] D_k
   X* bhat1 = nullptr;              // [W] B̂_1 of each window: the suffix sum of all its buckets (§3.4)
   X* window_sums = nullptr;        // [W] Q_j
   MSM_HD uint32_t M() const { return 1u << (c - 2); }
@@ -83,7 +86,7 @@ struct Workspace {
   static Workspace bind(const Plan& p, unsigned char* base) {
     const auto at = [&](const Region& r) { return static_cast<void*>(base + r.offset); };
     Workspace w;
-    w.n = p.n, w.c = p.c, w.W = p.W, w.tau = p.tau, w.mode = p.mode, w.T = p.T;
+    w.n = p.n, w.c = p.c, w.W = p.W, w.tau = p.tau, w.mode = p.mode, w.T = p.T, w.chunk_log = p.chunk_log;
     w.table = static_cast<const A*>(at(p.table));
     w.recode_table = static_cast<const uint32_t*>(at(p.recode_table));
     w.keys_in = static_cast<uint32_t*>(at(p.keys_in)), w.vals_in = static_cast<uint32_t*>(at(p.vals_in));
@@ -96,6 +99,8 @@ struct Workspace {
     w.buckets = static_cast<X*>(at(p.buckets));
     w.heavy = static_cast<uint4*>(at(p.heavy));
     w.heavy_count = static_cast<uint32_t*>(at(p.heavy_count));
+    w.chunk_sums = static_cast<X*>(at(p.chunk_sums));
+    w.chunk_rest = static_cast<X*>(at(p.chunk_rest));
     w.bhat1 = static_cast<X*>(at(p.bhat1));
     w.window_sums = static_cast<X*>(at(p.window_sums));
     return w;
@@ -131,7 +136,8 @@ void launch_ct_prepare(const Workspace<G>& w, cudaStream_t s);
 template <class G>
 void launch_ct_aggregate(const Workspace<G>& w, cudaStream_t s);
 
-// reduce.cu: §3.4 in one cooperative launch → window_sums (constant_time: on HomOf<G> buckets).
+// reduce.cu: the chunk level, then §3.4 in one cooperative launch → window_sums (constant_time: on
+// HomOf<G> buckets).
 template <class G>
 void launch_reduce(const Workspace<G>& w, int device, cudaStream_t s);
 

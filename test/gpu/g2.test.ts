@@ -220,7 +220,7 @@ d.each(G2_CURVES)('%s G2 on CUDA', (c) => {
   test('several c and τ, random and identical scalars', async () => {
     const n = 4097;
     const P = g2Points(c, n, true);
-    for (const windowBits of [4, 7, 12, 16]) {
+    for (const windowBits of [4, 7, 12, 16, 18]) {
       for (const tau of new Set([0, 3, windowBits - 1].filter((t) => t < windowBits))) {
         for (const dist of ['random', 'identical'] as Dist[]) {
           const ks = scalars(c, n, dist);
@@ -276,7 +276,7 @@ d.each(G2_CURVES)('%s G2 on CUDA: accumulation modes', (c) => {
   test('several c (and τ for the homogeneous mode)', async () => {
     const n = 4097;
     const P = g2Points(c, n, true);
-    for (const windowBits of [4, 7, 12, 16]) {
+    for (const windowBits of [4, 7, 12, 16, 18]) {
       for (const dist of ['random', 'identical'] as Dist[]) {
         const ks = scalars(c, n, dist);
         const want = expected(c, P, ks);

@@ -133,10 +133,10 @@ d.each(CURVE_LIST)('%s on CUDA', (curve) => {
     }
   });
 
-  test('τ ∈ {0, 6, c−1} and several c, random and identical scalars', async () => {
+  test('τ ∈ {0, 6, c−1} and several c (above 16: the reduction\'s chunk level), random and identical scalars', async () => {
     const n = 4097;
     const P = points(curve, n, true);
-    for (const c of [7, 12, 16]) {
+    for (const c of [7, 12, 16, 18, 22]) {
       for (const tau of [0, 6, c - 1]) {
         for (const dist of ['random', 'identical'] as Dist[]) {
           const ks = scalars(curve, n, dist);
@@ -217,7 +217,7 @@ d.each(CURVE_LIST)('%s on CUDA: accumulation modes', (curve) => {
   test('several c (and τ for the homogeneous mode, whose doublings are projective)', async () => {
     const n = 4097;
     const P = points(curve, n, true);
-    for (const c of [4, 7, 12, 16]) {
+    for (const c of [4, 7, 12, 16, 19]) {
       for (const dist of ['random', 'identical'] as Dist[]) {
         const ks = scalars(curve, n, dist);
         const want = expected(curve, P, ks);

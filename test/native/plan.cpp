@@ -23,7 +23,7 @@ int int_field(const Napi::Object& o, const char* key, int dflt) {
 }
 
 // planContext(curve, n, { windowBits, tau, accumulation, group }, freeBytes, residentThreads)
-//   → { c, W, tau, T, M, slots, tableLowered, total, regions: { name: [offset, bytes] } }
+//   → { c, W, tau, T, M, slots, chunkLog, tableLowered, total, regions: { name: [offset, bytes] } }
 // (group 'g2': the sizes of the curve's G2 points, curve_sizes of its g2 struct.)
 Napi::Value plan_context(const Napi::CallbackInfo& cb) {
   Napi::Env env = cb.Env();
@@ -64,6 +64,7 @@ Napi::Value plan_context(const Napi::CallbackInfo& cb) {
   r.Set("T", double(p.T));
   r.Set("M", double(p.M));
   r.Set("slots", double(p.slots));
+  r.Set("chunkLog", p.chunk_log);
   r.Set("tableLowered", p.table_lowered);
   r.Set("total", double(p.total));
   auto regions = Napi::Object::New(env);
@@ -89,6 +90,8 @@ Napi::Value plan_context(const Napi::CallbackInfo& cb) {
   put("buckets", p.buckets);
   put("heavy", p.heavy);
   put("heavyCount", p.heavy_count);
+  put("chunkSums", p.chunk_sums);
+  put("chunkRest", p.chunk_rest);
   put("bhat1", p.bhat1);
   put("windowSums", p.window_sums);
   r.Set("regions", regions);

@@ -27,7 +27,7 @@ using gpu::kMinWindowBits;
 int window_arg(const Napi::CallbackInfo& cb, size_t i) {
   if (cb.Length() <= i || !cb[i].IsNumber()) fail(cb.Env(), "expected a window size c");
   const int c = cb[i].As<Napi::Number>().Int32Value();
-  if (c < kMinWindowBits || c > kMaxWindowBits) fail(cb.Env(), "c must be in [2, 16]");
+  if (c < kMinWindowBits || c > kMaxWindowBits) fail(cb.Env(), "c must be in [2, 22]");
   return c;
 }
 
@@ -70,7 +70,7 @@ Napi::Value recode_scalars(const Napi::CallbackInfo& cb) {
   return u32_array(cb.Env(), out);
 }
 
-// numWindows(curve, c) and chooseWindow(curve, n): the dispatch layer's decisions.
+// numWindows(curve, c) and chooseWindow(curve, n, resident?): the dispatch layer's decisions.
 Napi::Value num_windows(const Napi::CallbackInfo& cb) {
   if (cb.Length() < 1 || !cb[0].IsString()) fail(cb.Env(), "expected a curve");
   const int c = window_arg(cb, 1);
@@ -82,10 +82,12 @@ Napi::Value num_windows(const Napi::CallbackInfo& cb) {
 Napi::Value choose_window(const Napi::CallbackInfo& cb) {
   if (cb.Length() < 1 || !cb[0].IsString()) fail(cb.Env(), "expected a curve");
   const uint32_t n = u32_arg(cb, 1, "n");
+  // Alg. 4's resident threads: an H100's 132 SMs × 3 blocks × 128 unless given.
+  const uint32_t resident = cb.Length() > 2 ? u32_arg(cb, 2, "resident") : 132 * 3 * 128;
   uint32_t rm1[gpu::kScalarWords];
   int bits = 0;
   scalar_field(cb.Env(), cb[0].As<Napi::String>(), rm1, bits);
-  return Napi::Number::New(cb.Env(), gpu::choose_window_bits(n, rm1, bits));
+  return Napi::Number::New(cb.Env(), gpu::choose_window_bits(n, rm1, bits, resident));
 }
 
 // Alg. 4 with integer "points": the run sums are sums of weights[value].
@@ -195,33 +197,59 @@ Napi::Value reduce_schedule(const Napi::CallbackInfo& cb) {
   return o;
 }
 
-// reduceIntegers(c, buckets: BigUint64Array(2^(c−2)), reverse) → { suffix, bhat1, total, q }:
-// the reduce kernel's sequence (layered rounds, B̂_1 saved, tree, Q = 2·Σ − B̂_1) on integers
-// mod 2^64, each round's tasks run in order or in reverse (they must be independent).
+// The integers mod 2^64 as the chunk level's point type (reduce.cuh chunk_sums, window_sum).
+struct IntPoint {
+  uint64_t v = 0;
+  IntPoint add(const IntPoint& o) const { return {v + o.v}; }
+  IntPoint dbl() const { return {2 * v}; }
+  IntPoint operator-() const { return {0 - v}; }
+};
+
+// reduceIntegers(c, buckets: BigUint64Array(2^(c−2)), reverse, l = 0) → { suffix, bhat1, total, q }:
+// the reduction's sequence on integers mod 2^64: for l > 0 the chunk level (chunk_sums per chunk of
+// 2^l buckets), then on the 2^(c−2−l) chunk sums (or the buckets) the layered rounds, B̂_1 saved, the
+// tree (also over the D_k), and Q = window_sum; each round's tasks in order or in reverse (they must
+// be independent). suffix, bhat1 and total are those of the points the layered rounds ran on.
 Napi::Value reduce_integers(const Napi::CallbackInfo& cb) {
   const int c = window_arg(cb, 0);
   auto in = typed_arg<Napi::BigUint64Array>(cb, 1, "buckets");
   const bool reverse = cb.Length() > 2 && cb[2].ToBoolean();
+  const int l = cb.Length() > 3 ? int(u32_arg(cb, 3, "l")) : 0;
   const int log_m = gpu::log2_buckets(c);
+  if (l > log_m) fail(cb.Env(), "l must be at most c − 2");
   const uint32_t M = 1u << log_m;
   if (in.ElementLength() != M) fail(cb.Env(), "expected 2^(c−2) buckets");
-  std::vector<uint64_t> B(in.Data(), in.Data() + M);
-  auto run = [&](uint32_t count, auto task) {
+  std::vector<IntPoint> B(M), D;
+  for (uint32_t p = 0; p < M; ++p) B[p].v = in.Data()[p];
+  const int log_k = log_m - l;
+  const uint32_t K = 1u << log_k;
+  if (l > 0) {
+    std::vector<IntPoint> R(K);
+    D.resize(K);
+    for (uint32_t k = 0; k < K; ++k) gpu::chunk_sums(B.data() + (size_t(k) << l), l, &R[k], &D[k]);
+    B = R;
+  }
+  auto run = [&](std::vector<IntPoint>& X, uint32_t count, auto task) {
     for (uint32_t i = 0; i < count; ++i) {
       const gpu::Task k = task(reverse ? count - 1 - i : i);
-      B[k.dst] += B[k.src];
+      X[k.dst] = X[k.dst].add(X[k.src]);
     }
   };
-  for (int r = 1; r <= log_m; ++r) run(gpu::layered_tasks(log_m), [&](uint32_t t) { return gpu::layered_task(log_m, r, t); });
-  const std::vector<uint64_t> suffix = B;
-  const uint64_t bhat1 = B[0];
-  for (int r = 1; r <= log_m; ++r) run(gpu::tree_tasks(log_m, r), [&](uint32_t t) { return gpu::tree_task(r, t); });
+  for (int r = 1; r <= log_k; ++r)
+    run(B, gpu::layered_tasks(log_k), [&](uint32_t t) { return gpu::layered_task(log_k, r, t); });
+  std::vector<uint64_t> suffix(K);
+  for (uint32_t p = 0; p < K; ++p) suffix[p] = B[p].v;
+  const IntPoint bhat1 = B[0];
+  for (int r = 1; r <= log_k; ++r) {
+    run(B, gpu::tree_tasks(log_k, r), [&](uint32_t t) { return gpu::tree_task(r, t); });
+    if (l > 0) run(D, gpu::tree_tasks(log_k, r), [&](uint32_t t) { return gpu::tree_task(r, t); });
+  }
   Napi::Env env = cb.Env();
   auto o = Napi::Object::New(env);
   o.Set("suffix", u64_array(env, suffix));
-  o.Set("bhat1", Napi::BigInt::New(env, bhat1));
-  o.Set("total", Napi::BigInt::New(env, B[0]));
-  o.Set("q", Napi::BigInt::New(env, uint64_t(2 * B[0] - bhat1)));
+  o.Set("bhat1", Napi::BigInt::New(env, bhat1.v));
+  o.Set("total", Napi::BigInt::New(env, B[0].v));
+  o.Set("q", Napi::BigInt::New(env, gpu::window_sum(B[0], bhat1, l, l > 0 ? &D[0] : nullptr).v));
   return o;
 }
 

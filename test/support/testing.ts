@@ -31,6 +31,8 @@ export interface PlanRegions {
   heavyCount: [number, number];
   bhat1: [number, number];
   windowSums: [number, number];
+  chunkSums: [number, number];
+  chunkRest: [number, number];
 }
 
 export interface ContextPlan {
@@ -40,6 +42,7 @@ export interface ContextPlan {
   T: number;
   M: number;
   slots: number;
+  chunkLog: number; // l of the reduction's chunk level (cuda/msm/reduce.cuh)
   tableLowered: boolean;
   total: number;
   regions: PlanRegions;
@@ -53,7 +56,7 @@ export interface TestingAddon {
   recodeTable(c: number): Uint32Array;
   recodeScalars(c: number, windows: number, scalars: Uint8Array): Uint32Array;
   numWindows(curve: string, c: number): number;
-  chooseWindow(curve: string, n: number): number;
+  chooseWindow(curve: string, n: number, resident?: number): number; // resident: Alg. 4 threads (default an H100)
   accumulate(
     keys: Uint32Array,
     weights: BigUint64Array,
@@ -69,7 +72,7 @@ export interface TestingAddon {
     stride: number,
   ): { buckets: BigUint64Array; heavy: BigUint64Array; pieces: Uint32Array };
   reduceSchedule(c: number): { layered: Uint32Array; tree: Uint32Array };
-  reduceIntegers(c: number, buckets: BigUint64Array, reverse: boolean): { suffix: BigUint64Array; bhat1: bigint; total: bigint; q: bigint };
+  reduceIntegers(c: number, buckets: BigUint64Array, reverse: boolean, chunkLog?: number): { suffix: BigUint64Array; bhat1: bigint; total: bigint; q: bigint };
   // stages_ct.cpp: §5 and the complete formulas
   accumulateCt(keys: Uint32Array, weights: BigUint64Array, T: number, c: number): { index: Uint32Array; buffer: BigUint64Array };
   ctAggregate(index: Uint32Array, buffer: BigUint64Array, c: number): BigUint64Array;
