@@ -40,10 +40,10 @@ int choose_chunk_log(uint32_t M, int W, uint32_t resident) {
 //                           per bucket; none for l = 0), then M/2 layered additions per round over
 //                           the K = M/2^l points left, log2 K rounds, and the tree's K − 1;
 //                           k ≈ 2: full XYZZ additions, in a kernel of fewer warps than Alg. 4's
-// The constants are fitted to the H100 (MSM_CUDA_PROFILE, BLS12-381 2^24 at c = 20: accumulate
-// 107 ms for 13·2^24 entries, Alg. 5 2.0 ms for 13·2^18 buckets, the reduction 5.7 ms).
 //   2·log2 K·L              the rounds' latency: each is at least one dependent addition plus a
 //                           grid barrier, worth ≈ L additions of throughput
+// The constants are fitted to the H100 (MSM_CUDA_PROFILE, BLS12-381 2^24 at c = 20: accumulate
+// 107 ms for 13·2^24 entries, Alg. 5 2.0 ms for 13·2^18 buckets, the reduction 5.7 ms).
 double window_cost(double n, int c, int W, uint32_t resident) {
   const uint32_t M = 1u << (c - 2);
   const int l = chunk_log_for(M, W, resident);
