@@ -38,7 +38,9 @@ function checkLayout(p: ContextPlan, n: number): void {
     valsIn: p.W * n * 4,
     keys: p.W * n * 4,
     vals: p.W * n * 4,
-    sortTemp: -1, // CUB's figure (a stand-in on the host)
+    // the stand-in for CUB's figure (test/native/plan.cpp): 4 bytes per entry of one sort of
+    // g windows, plus 2^(key bits) on the group's bits
+    sortTemp: p.sortGroup * n * 4 + 2 ** (p.c - 1 + Math.ceil(Math.log2(p.sortGroup))),
     buffer: p.W * p.slots * run,
     bufOffset: p.W * p.T * 4,
     bufUsed: p.W * p.T * 4,
@@ -145,6 +147,23 @@ describe.each(CURVE_NAMES)('%s', (curve: CurveName) => {
         checkLayout(p, 2 ** 20);
       }
     }
+  });
+
+  test('the radix sort takes several windows at once where the per-sort cost dominates, at most 2^24 entries', () => {
+    const groups: number[] = [];
+    for (const log of [10, 12, 16, 18, 20, 22, 24, 26]) {
+      const n = 2 ** log;
+      const p = T().planContext(curve, n, {}, 160 * GB, RESIDENT);
+      const g = p.sortGroup;
+      expect(g).toBeGreaterThanOrEqual(1);
+      expect(g).toBeLessThanOrEqual(p.W);
+      if (g > 1) expect(g * n).toBeLessThanOrEqual(2 ** 24);
+      checkLayout(p, n);
+      groups.push(g);
+    }
+    // 2^16 and below: one sort for all windows; 2^24 and above: one per window.
+    expect(groups.slice(0, 3)).toEqual(groups.slice(0, 3).map((_, i) => T().planContext(curve, 2 ** [10, 12, 16][i], {}, 160 * GB, RESIDENT).W));
+    expect(groups.slice(-2)).toEqual([1, 1]);
   });
 
   test('windowBits above 16 leaves the point index 26 bits: refused from 2^26 points', () => {

@@ -213,6 +213,14 @@ function checkStages(name: string, keys: number[], Tn: number, c: number): void 
     }
   }
   checkConstantTime(name, keys, weights, Tn, c, model.bucketSums);
+  // The same window sorted in a group (recode.cuh sort_key: its place above the bucket bits), read
+  // back through WindowKeys: the same runs, slots and sums.
+  for (const place of [1, 5, 63]) {
+    const grouped = T().accumulate(Uint32Array.from(keys), BigUint64Array.from(weights), Tn, c, place);
+    check(grouped.first === got.first, () => `${name}: place ${place}: first ${grouped.first} ≠ ${got.first}`);
+    for (const k of ['offset', 'used', 'index', 'buffer'] as const)
+      check(grouped[k].every((v, i) => v === got[k][i]), () => `${name}: place ${place}: ${k} differs`);
+  }
 }
 
 // §5: the same entries through the constant-time layout (run of bucket k at slot tid + k, zero

@@ -19,6 +19,11 @@ const Environment& environment() {
       const long l = std::strtol(v, &end, 10);
       if (end != v && *end == 0 && l >= 0 && l <= 20) e.cuda_chunk_log = int(l);
     }
+    if (const char* v = std::getenv("MSM_CUDA_SORT_GROUP")) {
+      char* end = nullptr;
+      const long g = std::strtol(v, &end, 10);
+      if (end != v && *end == 0 && g >= 1 && g <= 64) e.cuda_sort_group = int(g);
+    }
     e.cuda_profile = std::getenv("MSM_CUDA_PROFILE") != nullptr;
     e.cuda_upload_pageable = is("MSM_CUDA_UPLOAD", "pageable");
     return e;

@@ -13,6 +13,9 @@ struct Environment {
   // MSM_CUDA_CHUNK_LOG=l (0 … 20): the chunk level of the bucket reduction (cuda/msm/reduce.cuh),
   // 2^l buckets per chunk, clamped to the window's buckets; −1 = the plan's choice (for measuring).
   int cuda_chunk_log = -1;
+  // MSM_CUDA_SORT_GROUP=g (1 … 64): windows per radix sort (cuda/msm/sort.cu), clamped to the
+  // windows; 0 = the plan's choice (for measuring, and to test groups of unequal size).
+  int cuda_sort_group = 0;
   // MSM_CUDA_PROFILE (any value): per-stage device times of every MSM on stderr.
   bool cuda_profile = false;
   // MSM_CUDA_UPLOAD=pageable: scalars go to the device straight from the caller's memory rather

@@ -166,7 +166,7 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B)) acc
   const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
   if (tid >= w.T) return;
   const size_t base = size_t(j) * w.n;
-  const uint32_t* keys = w.keys + base;
+  const WindowKeys keys{w.keys + base, bucket_mask(w.c)};
   if constexpr (Mode == Accumulation::constant_time) {
     const Span sp = thread_span(0, w.n, w.T, tid);
     ConstantTimeAcc<G> acc{w.table, w.n, value_shift(w.c), w.ct_buffer() + size_t(j) * w.ct_padded()};

@@ -26,8 +26,18 @@ struct Span {
   uint32_t s, e;
 };
 
+// A window's sorted keys read as buckets: the sort's keys carry the window's place in its sort group
+// above the bucket bits (recode.cuh sort_key), the same in all of the window's entries. The host
+// tests pass plain bucket arrays, which index alike.
+struct WindowKeys {
+  const uint32_t* keys;
+  uint32_t mask;  // bucket_mask(c)
+  MSM_HD MSM_INLINE uint32_t operator[](uint32_t i) const { return keys[i] & mask; }
+};
+
 // First index in keys[0, n) with key ≥ 1 (the zero digits sort first).
-MSM_HD MSM_INLINE uint32_t first_nonzero(const uint32_t* keys, uint32_t n) {
+template <class Keys>
+MSM_HD MSM_INLINE uint32_t first_nonzero(const Keys& keys, uint32_t n) {
   uint32_t lo = 0, hi = n;
   while (lo < hi) {
     const uint32_t mid = lo + ((hi - lo) >> 1);
@@ -49,8 +59,8 @@ MSM_HD MSM_INLINE Span thread_span(uint32_t first, uint32_t n, uint32_t T, uint3
 
 // Alg. 4 for one thread. Writes buffer_offset[tid], buffer_used[tid] and, for each run of equal
 // keys, buffer_index[slot] and (through acc.store) the run's sum at slot.
-template <class Acc>
-MSM_HD MSM_INLINE void accumulate_thread(uint32_t tid, Span sp, const uint32_t* keys, const uint32_t* values,
+template <class Acc, class Keys>
+MSM_HD MSM_INLINE void accumulate_thread(uint32_t tid, Span sp, const Keys& keys, const uint32_t* values,
                                          uint32_t* buffer_offset, uint32_t* buffer_index, uint32_t* buffer_used,
                                          Acc& acc) {
   if (sp.s >= sp.e) {
@@ -86,8 +96,8 @@ MSM_HD MSM_INLINE void accumulate_thread(uint32_t tid, Span sp, const uint32_t* 
 // sum when cond, add(value, skip) always runs its formula and keeps the old sum when skip, store(slot).
 // The run ends are the one data-dependent step: a store (and index write) per run, at most
 // M/T + 2 per thread (the paper's Alg. 4 has the same).
-template <class Acc>
-MSM_HD MSM_INLINE void accumulate_thread_ct(uint32_t tid, Span sp, const uint32_t* keys, const uint32_t* values,
+template <class Acc, class Keys>
+MSM_HD MSM_INLINE void accumulate_thread_ct(uint32_t tid, Span sp, const Keys& keys, const uint32_t* values,
                                             uint32_t* buffer_index, Acc& acc) {
   if (sp.s >= sp.e) return;
   uint32_t prev = keys[sp.s];

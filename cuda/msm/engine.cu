@@ -1,7 +1,7 @@
 // The CUDA backend behind cuda/engine.hpp: one context = one (curve, group), n resident bases and their
 // 2^h·P table (built once on the device when the context is created), and the pipeline's scratch,
 // all in the one allocation that plan.hpp lays out. An MSM uploads its scalars, runs the stages
-// (stages.cuh) on one stream and combines the window sums on the host by Horner's rule; a batch
+// (stages.cuh) on one stream and combines the window sums on the host (combine.hpp); a batch
 // double-buffers the uploads on a second stream so that the next upload overlaps the current
 // compute, and a single MSM is a batch of one. Calls on one device are serialised by a per-device
 // mutex. A context over several devices (SplitEngine) is one such context per device, each on its
@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "../common/parallel.hpp"
+#include "combine.hpp"
 #include "curve_sizes.hpp"
 #include "device.cuh"
 #include "plan.hpp"
@@ -167,7 +168,7 @@ class CudaEngine final : public Engine {
   void msm_batch(const std::vector<ScalarSet>& scalars, size_t n, uint8_t* outs) override {
     std::vector<X> q(scalars.size());
     results(scalars, n, q.data());
-    for (size_t k = 0; k < q.size(); ++k) write_result(q[k], outs + k * 2 * F::BYTES);
+    for (size_t k = 0; k < q.size(); ++k) write_affine<G>(q[k], outs + k * 2 * F::BYTES);
   }
 
   // msm_batch's results, before conversion to affine.
@@ -202,7 +203,7 @@ class CudaEngine final : public Engine {
       b = next;
     }
     MSM_CUDA_CHECK(cudaStreamSynchronize(copy_stream_->s));
-    for (size_t k = 0; k < K; ++k) q[k] = horner(&sums[k * W]);
+    for (size_t k = 0; k < K; ++k) q[k] = combine_windows<G>(&sums[k * W], w_.W, w_.c);
   }
 
   // The caller's thread (the JS thread) at call time. Into a lent pinned buffer when one is free;
@@ -255,12 +256,6 @@ class CudaEngine final : public Engine {
   size_t device_memory() const override { return memory_.bytes(); }
   int window_bits() const override { return plan_.c; }
   int tau() const override { return plan_.tau; }
-
-  static void write_result(const X& q, uint8_t* out) {
-    const A a = q.to_affine();
-    F::from_mont(a.x).store_le(out);
-    F::from_mont(a.y).store_le(out + F::BYTES);
-  }
 
  private:
   uint32_t* device_scalars(int b) const {
@@ -330,7 +325,7 @@ class CudaEngine final : public Engine {
     prof_.mark("recode", s);
     MSM_CUDA_CHECK(cudaEventRecord(consumed, s));
     sort_windows(w_.sort_temp, w_.sort_temp_bytes, w_.keys_in, w_.keys, w_.vals_in, w_.vals, plan_.n, w_.W,
-                 key_bits(w_.c), s);
+                 w_.sort_group, sort_key_bits(w_.c, w_.sort_group), s);
     prof_.mark("sort", s);
     const bool ct = w_.mode == Accumulation::constant_time;
     if (ct) launch_ct_prepare<G>(w_, s);
@@ -341,16 +336,6 @@ class CudaEngine final : public Engine {
     prof_.mark("aggregate", s);
     launch_reduce<G>(w_, device_, s);
     prof_.mark("reduce", s);
-  }
-
-  // Q = Σ_j 2^(jc)·Q_j, top window first.
-  X horner(const X* sums) const {
-    X acc = sums[w_.W - 1];
-    for (int j = w_.W - 2; j >= 0; --j) {
-      for (int k = 0; k < w_.c; ++k) acc = acc.dbl();
-      acc = acc.add(sums[j]);
-    }
-    return acc;
   }
 
   CurveId id_;
@@ -469,7 +454,7 @@ class SplitEngine final : public Engine {
     for (size_t k = 0; k < K; ++k) {
       X sum = X::infinity();
       for (size_t i = 0; i < shares_.size(); ++i) sum = sum.add(q[i * K + k]);
-      Share::write_result(sum, outs + k * 2 * G::field::BYTES);
+      write_affine<G>(sum, outs + k * 2 * G::field::BYTES);
     }
   }
 

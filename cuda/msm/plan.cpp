@@ -30,6 +30,38 @@ int choose_chunk_log(uint32_t M, int W, uint32_t resident) {
   return forced >= 0 ? std::min(forced, int(__builtin_ctz(M))) : chunk_log_for(M, W, resident);
 }
 
+// The most windows one sort may take: kMaxSortEntries (one, if a window has more).
+namespace {
+int max_sort_group(uint64_t n, int W) {
+  int g = std::max(W, 1);
+  while (g > 1 && uint64_t(g) * n > kMaxSortEntries) --g;
+  return g;
+}
+}  // namespace
+
+// Windows per radix sort (sort.cu): the g that minimises ⌈W/g⌉·a + W·n·⌈(c − 1 + ⌈log2 g⌉)/8⌉·b,
+// a CUB onesweep sort costing about a fixed a per call (its histogram, scan and one kernel per 8-bit
+// pass) plus b per entry and pass, and grouping g windows costing ⌈log2 g⌉ key bits more. Fitted to
+// the H100's per-window sorts (MSM_CUDA_PROFILE, random scalars): 26 sorts of 2^16 entries on 9 bits
+// 0.86–1.1 ms, 16 of 2^20 on 15 bits 0.82–0.87 ms, 13 of 2^24 on 19 bits 5.9 ms. At most
+// kMaxSortEntries per sort, so CUB's temporary storage stays what a single window of 2^24 needs.
+int sort_group_for(uint64_t n, int W, int c) {
+  constexpr double a = 37.0, b = 7.5e-6;  // µs
+  int best = 1;
+  double best_cost = 1e300;
+  const int most = max_sort_group(n, W);
+  for (int g = 1; g <= most; ++g) {
+    const double sorts = double((W + g - 1) / g), passes = double((sort_key_bits(c, g) + 7) / 8);
+    const double cost = sorts * a + double(W) * double(n) * passes * b;
+    if (cost < best_cost) best_cost = cost, best = g;
+  }
+  return best;
+}
+int choose_sort_group(uint64_t n, int W, int c) {
+  const int forced = environment().cuda_sort_group;
+  return forced > 0 ? std::min(forced, max_sort_group(n, W)) : sort_group_for(n, W, c);
+}
+
 // Estimated cost, in mixed additions, of one MSM of n points with window c (W windows, M = 2^(c−2)
 // buckets each) on a device running `resident` threads at once:
 //   W·n                     Alg. 4: one mixed addition per non-zero digit (≈ all of them)
@@ -137,6 +169,7 @@ Plan make_plan(const PlanInput& in) {
   p.T = std::max<uint32_t>(1, std::min<uint32_t>(threads_per_window(in.resident_threads, p.W), std::max<uint32_t>(p.n, 1)));
   p.slots = ct ? ct_padded(buffer_slots(p.T, c)) : buffer_slots(p.T, c);
   p.chunk_log = choose_chunk_log(p.M, p.W, in.resident_threads);
+  p.sort_group = choose_sort_group(std::max<uint64_t>(in.n, 1), p.W, c);
   if (in.n == 0) return p;
 
   const size_t n = p.n, W = size_t(p.W), M = p.M, T = p.T, S = p.slots;
@@ -149,7 +182,7 @@ Plan make_plan(const PlanInput& in) {
   p.vals_in = l.take(W * n * 4);
   p.keys = l.take(W * n * 4);
   p.vals = l.take(W * n * 4);
-  p.sort_temp = l.take(in.sort_temp_bytes ? in.sort_temp_bytes(p.n, key_bits(c)) : 0);
+  p.sort_temp = l.take(in.sort_temp_bytes ? in.sort_temp_bytes(uint32_t(p.sort_group * n), sort_key_bits(c, p.sort_group)) : 0);
   p.buffer = l.take(W * S * run);
   p.buf_offset = l.take(W * T * 4);
   p.buf_used = l.take(W * T * 4);

@@ -28,7 +28,7 @@ struct PlanInput {
   EngineOptions options;
   size_t free_memory = 0;         // device bytes free before the context allocates
   uint32_t resident_threads = 0;  // Alg. 4 threads the device runs at once (SMs × blocks × block size)
-  // CUB's temporary storage for one window's radix sort of n entries on key_bits bits.
+  // CUB's temporary storage for one radix sort of n entries on key_bits bits.
   size_t (*sort_temp_bytes)(uint32_t n, int key_bits) = nullptr;
 };
 
@@ -46,6 +46,7 @@ struct Plan {
   uint32_t M = 0;      // buckets per window, 2^(c−2) (odd digits only, §3.1)
   uint32_t slots = 0;  // Alg. 4 buffer slots per window: T + M (Eq. (2)); constant time: padded to 2^k (§5)
   int chunk_log = 0;   // l: the reduction's chunk level sums chunks of 2^l buckets first (reduce.cuh)
+  int sort_group = 1;  // g: windows per radix sort (sort.cu), on sort_key_bits(c, g) key bits
   Accumulation mode = Accumulation::xyzz;
   bool table_lowered = false;  // τ or c was lowered for the table to fit (memory fallback)
   // The one device allocation (table first, then the pipeline's scratch), each region 256-aligned.
@@ -53,7 +54,7 @@ struct Plan {
   Region recode_table;  // [2^c + 1] k̂ per t (Alg. 3 mapping table)
   Region scalars[2];    // [n × 32 B] each: the scalars of the MSM running and of the next upload
   Region keys_in, vals_in, keys, vals;  // [W·n] u32 each: bucket and point|EXP|SIGN, before / after the sort
-  Region sort_temp;     // CUB's temporary storage for one window
+  Region sort_temp;     // CUB's temporary storage for one sort (g windows)
   Region buffer;        // [W·slots] XYZZ (constant time: homogeneous) Alg. 4 runs
   Region buf_offset, buf_used;  // [W·T] u32 (Alg. 4 buffer_offset, buffer_used)
   Region buf_index;     // [W·slots] u32 (Alg. 4 buffer_index)
@@ -79,5 +80,10 @@ double window_cost(double n, int c, int W, uint32_t resident);
 // The chunk level l for W windows of M buckets (MSM_CUDA_CHUNK_LOG, else chunk_log_for).
 int chunk_log_for(uint32_t M, int W, uint32_t resident);
 int choose_chunk_log(uint32_t M, int W, uint32_t resident);
+// Windows per radix sort for W windows of n entries (MSM_CUDA_SORT_GROUP, else sort_group_for), and
+// the most entries one sort may take (CUB's temporary storage holds a copy of them).
+constexpr uint64_t kMaxSortEntries = uint64_t(1) << 24;
+int sort_group_for(uint64_t n, int W, int c);
+int choose_sort_group(uint64_t n, int W, int c);
 
 }  // namespace msm::gpu

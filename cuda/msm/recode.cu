@@ -1,5 +1,6 @@
 // Recoding kernel, Chen et al. §3.1 (Alg. 3 through the mapping table): one thread per scalar,
-// every window's digit, written window-major as the sort's (key, value) pairs.
+// every window's digit, written window-major as the sort's (key, value) pairs (the key with the
+// window's place in its sort group, recode.cuh sort_key).
 #include "device.cuh"
 #include "recode.cuh"
 #include "stages.cuh"
@@ -7,7 +8,7 @@
 
 namespace msm::gpu {
 
-__global__ void recode_kernel(const uint4* __restrict__ scalars, uint32_t n, int c, int W,
+__global__ void recode_kernel(const uint4* __restrict__ scalars, uint32_t n, int c, int W, int g,
                               const uint32_t* __restrict__ table, uint32_t* __restrict__ keys,
                               uint32_t* __restrict__ vals) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -20,14 +21,14 @@ __global__ void recode_kernel(const uint4* __restrict__ scalars, uint32_t n, int
     const uint32_t t = scalar_bits(k, kScalarWords, j * c, c) + carry;  // Alg. 3 lines 3–4
     const uint32_t khat = __ldg(&table[t]);                              // lines 5–7 by table
     carry = recode_carry(t, c);
-    keys[size_t(j) * n + i] = khat_bucket(khat, c);
+    keys[size_t(j) * n + i] = sort_key(khat_bucket(khat, c), j, g, c);
     vals[size_t(j) * n + i] = sort_value(khat, i, c);
   }
 }
 
 template <class G>
 void launch_recode(const Workspace<G>& w, const uint32_t* scalars, cudaStream_t s) {
-  recode_kernel<<<blocks_for(w.n, kRecodeBlock), kRecodeBlock, 0, s>>>(reinterpret_cast<const uint4*>(scalars), w.n, w.c, w.W,
+  recode_kernel<<<blocks_for(w.n, kRecodeBlock), kRecodeBlock, 0, s>>>(reinterpret_cast<const uint4*>(scalars), w.n, w.c, w.W, w.sort_group,
                                                         w.recode_table, w.keys_in, w.vals_in);
   MSM_LAUNCH_CHECK("recode_kernel");
 }

@@ -104,6 +104,22 @@ MSM_HD MSM_INLINE uint32_t value_exp(uint32_t v, int shift) { return (v >> 1) & 
 MSM_HD MSM_INLINE uint32_t value_sign(uint32_t v) { return v & 1; }
 MSM_HD MSM_INLINE int key_bits(int c) { return c - 1; }  // keys ∈ [0, 2^(c−2)]
 
+// One radix sort may cover g consecutive windows (plan.cpp sort_group_for: at small n the per-sort
+// launches cost more than the entries). The key then carries the window's place in its group
+// above the bucket, so the stable sort orders the group window-major with each window's entries
+// exactly where a sort of its own would put them; the stages after the sort read the bucket back
+// through key_bucket. g = 1 leaves the key the bucket.
+MSM_HD MSM_INLINE int group_bits(int g) {
+  int b = 0;
+  while ((1 << b) < g) ++b;
+  return b;
+}
+MSM_HD MSM_INLINE int sort_key_bits(int c, int g) { return key_bits(c) + group_bits(g); }
+MSM_HD MSM_INLINE uint32_t sort_key(uint32_t bucket, int j, int g, int c) {
+  return bucket | (uint32_t(j % g) << key_bits(c));
+}
+MSM_HD MSM_INLINE uint32_t bucket_mask(int c) { return (1u << key_bits(c)) - 1; }
+
 // Recodes one scalar into `windows` k̂ digits through the table (Alg. 3 loop, lines 2–8).
 // `table` may be null (then recode_digit computes the digit directly).
 MSM_HD MSM_INLINE void recode_scalar(const uint32_t* k, int c, int windows, const uint32_t* table, uint32_t* khat_out) {

@@ -37,11 +37,29 @@ __global__ void __launch_bounds__(kRedBlock) chunk_kernel(const X* __restrict__ 
   chunk_sums(buckets + (t << l), l, sums + t, rest + t);
 }
 
-// The layered rounds and the summation tree over K = 2^log_k points per window (R_k, or the buckets
-// themselves for l = 0), the tree also summing the D_k when there are some.
+// What the layered rounds run on: K = 2^log_k points per window, the chunk sums R_k with their D_k
+// (`rest`) for l > 0, else the buckets themselves (X: the mode's bucket type).
+template <class X>
+struct Rounds {
+  X* points;
+  X* rest;
+  int log_k, l;
+};
+template <class X, class G>
+MSM_HD MSM_INLINE Rounds<X> rounds_of(const Workspace<G>& w) {
+  const int l = w.chunk_log;
+  return Rounds<X>{reinterpret_cast<X*>(l > 0 ? w.chunk_sums : w.buckets),
+                   l > 0 ? reinterpret_cast<X*>(w.chunk_rest) : nullptr, log2_buckets(w.c) - l, l};
+}
+
+// The layered rounds and the summation tree over rounds_of(w), the tree also summing the D_k when
+// there are some.
 template <class G, class X>
-__global__ void __launch_bounds__(kRedBlock) reduce_kernel(Workspace<G> w, X* const buckets, X* const rest, int log_k,
-                                                           int l) {
+__global__ void __launch_bounds__(kRedBlock) reduce_kernel(Workspace<G> w) {
+  const Rounds<X> in = rounds_of<X>(w);
+  X* const buckets = in.points;
+  X* const rest = in.rest;
+  const int log_k = in.log_k;
   X* const bhat1 = reinterpret_cast<X*>(w.bhat1);
   cg::grid_group grid = cg::this_grid();
   const uint64_t gtid = grid.thread_rank(), gsize = grid.size();
@@ -71,7 +89,7 @@ __global__ void __launch_bounds__(kRedBlock) reduce_kernel(Workspace<G> w, X* co
     grid.sync();
   }
   for (uint64_t j = gtid; j < W; j += gsize)
-    w.window_sums[j] = as_xyzz(window_sum(buckets[j * K], bhat1[j], l, rest ? rest + j * K : nullptr));
+    w.window_sums[j] = as_xyzz(window_sum(buckets[j * K], bhat1[j], in.l, rest ? rest + j * K : nullptr));
 }
 
 template <class G, class X>
@@ -80,28 +98,23 @@ void launch_reduce_on(const Workspace<G>& w, int device, cudaStream_t s) {
   MSM_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, device));
   if (!coop) throw EngineError("ERR_CUDA", "the device does not support cooperative launches");
   MSM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  X* buckets = reinterpret_cast<X*>(w.buckets);
-  X* rest = nullptr;
-  const int l = w.chunk_log;
-  const int log_k = log2_buckets(w.c) - l;
-  if (l > 0) {
-    X* const sums = reinterpret_cast<X*>(w.chunk_sums);
-    rest = reinterpret_cast<X*>(w.chunk_rest);
+  const Rounds<X> in = rounds_of<X>(w);
+  const int log_k = in.log_k;
+  if (in.l > 0) {
     const uint64_t chunks = uint64_t(w.W) << log_k;
-    chunk_kernel<X><<<unsigned((chunks + kRedBlock - 1) / kRedBlock), kRedBlock, 0, s>>>(buckets, sums, rest, l, chunks);
+    chunk_kernel<X><<<unsigned((chunks + kRedBlock - 1) / kRedBlock), kRedBlock, 0, s>>>(
+        reinterpret_cast<const X*>(w.buckets), in.points, in.rest, in.l, chunks);
     MSM_LAUNCH_CHECK("chunk_kernel");
-    buckets = sums;
   }
   MSM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, reduce_kernel<G, X>, kRedBlock, 0));
   if (blocks < 1) throw EngineError("ERR_CUDA", "reduce_kernel cannot be resident on the device");
   // No more blocks than the widest round needs.
-  const uint64_t widest = uint64_t(w.W) * std::max<uint64_t>({layered_tasks(log_k), rest ? tree_tasks(log_k, 1) * 2 : 0, 1});
+  const uint64_t widest = uint64_t(w.W) * std::max<uint64_t>({layered_tasks(log_k), in.rest ? tree_tasks(log_k, 1) * 2 : 0, 1});
   uint64_t grid = uint64_t(sms) * uint64_t(blocks);
   const uint64_t need = (widest + kRedBlock - 1) / kRedBlock;
   if (grid > need) grid = need;
   Workspace<G> arg = w;
-  int lk = log_k, ll = l;
-  void* args[] = {&arg, &buckets, &rest, &lk, &ll};
+  void* args[] = {&arg};
   MSM_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(reduce_kernel<G, X>), dim3(unsigned(grid)),
                                              dim3(kRedBlock), args, 0, s));
 }

@@ -2,8 +2,8 @@
 // every curve struct the engine runs: each curve's g1, and the g2 of MSM_G2_CURVES (so the files
 // compile in parallel). The dispatch layer (engine.cu) owns the memory and calls them in order on
 // one stream:
-//   recode (Alg. 3) → sort (CUB, per window) → accumulate (Alg. 4) → aggregate (Alg. 5)
-//   → reduce (§3.4, one cooperative launch) → Horner on the host.
+//   recode (Alg. 3) → sort (CUB, g windows a call) → accumulate (Alg. 4) → aggregate (Alg. 5)
+//   → reduce (§3.4, one cooperative launch) → Horner on the host (combine.hpp).
 // The point arithmetic is the curve struct's field (Fp, or Fp2 for G2) through ec/; scalars,
 // digits and indices do not depend on the group.
 #pragma once
@@ -55,11 +55,12 @@ struct Workspace {
   Accumulation mode = Accumulation::xyzz;
   uint32_t T = 0;
   int chunk_log = 0;  // l of the reduction's chunk level (reduce.cuh)
+  int sort_group = 1;  // g: windows per radix sort (sort.cu)
   const A* table = nullptr;                // [(τ+1)·n]: table[h·n + i] = 2^h·P_i
   const uint32_t* recode_table = nullptr;  // [2^c + 1]: k̂ (the packed ODD|EXP|SIGN digit of Fig. 3) per t
-  uint32_t* keys_in = nullptr;   // [W·n] bucket of each digit (0 = zero digit)
+  uint32_t* keys_in = nullptr;   // [W·n] sort_key: bucket of each digit (0 = zero digit), window's place in its group
   uint32_t* vals_in = nullptr;   // [W·n] sort_value: i | EXP | SIGN (recode.cuh)
-  uint32_t* keys = nullptr;      // [W·n] sorted per window
+  uint32_t* keys = nullptr;      // [W·n] sorted per window (the bucket: key & bucket_mask(c))
   uint32_t* vals = nullptr;      // [W·n]
   void* sort_temp = nullptr;
   size_t sort_temp_bytes = 0;
@@ -87,6 +88,7 @@ struct Workspace {
     const auto at = [&](const Region& r) { return static_cast<void*>(base + r.offset); };
     Workspace w;
     w.n = p.n, w.c = p.c, w.W = p.W, w.tau = p.tau, w.mode = p.mode, w.T = p.T, w.chunk_log = p.chunk_log;
+    w.sort_group = p.sort_group;
     w.table = static_cast<const A*>(at(p.table));
     w.recode_table = static_cast<const uint32_t*>(at(p.recode_table));
     w.keys_in = static_cast<uint32_t*>(at(p.keys_in)), w.vals_in = static_cast<uint32_t*>(at(p.vals_in));
@@ -115,10 +117,11 @@ void build_table(AffineOf<G>* table, uint32_t n, int tau, cudaStream_t s);
 template <class G>
 void launch_recode(const Workspace<G>& w, const uint32_t* scalars, cudaStream_t s);
 
-// sort.cu (curve-independent): temp bytes for n items, and the per-window sorts.
+// sort.cu (curve-independent): temp bytes for one sort of n items, and the sorts of the W windows,
+// g at a time on key_bits bits (sort_key_bits(c, g)).
 size_t sort_temp_bytes(uint32_t n, int key_bits);
 void sort_windows(void* temp, size_t temp_bytes, const uint32_t* keys_in, uint32_t* keys_out, const uint32_t* vals_in,
-                  uint32_t* vals_out, uint32_t n, int W, int key_bits, cudaStream_t s);
+                  uint32_t* vals_out, uint32_t n, int W, int g, int key_bits, cudaStream_t s);
 
 // accumulate.cu: Alg. 4. accumulate_threads: resident threads the device can run for the mode's kernel.
 template <class G>

@@ -23,7 +23,7 @@ int int_field(const Napi::Object& o, const char* key, int dflt) {
 }
 
 // planContext(curve, n, { windowBits, tau, accumulation, group }, freeBytes, residentThreads)
-//   → { c, W, tau, T, M, slots, chunkLog, tableLowered, total, regions: { name: [offset, bytes] } }
+//   → { c, W, tau, T, M, slots, chunkLog, sortGroup, tableLowered, total, regions: { name: [offset, bytes] } }
 // (group 'g2': the sizes of the curve's G2 points, curve_sizes of its g2 struct.)
 Napi::Value plan_context(const Napi::CallbackInfo& cb) {
   Napi::Env env = cb.Env();
@@ -65,6 +65,7 @@ Napi::Value plan_context(const Napi::CallbackInfo& cb) {
   r.Set("M", double(p.M));
   r.Set("slots", double(p.slots));
   r.Set("chunkLog", p.chunk_log);
+  r.Set("sortGroup", p.sort_group);
   r.Set("tableLowered", p.table_lowered);
   r.Set("total", double(p.total));
   auto regions = Napi::Object::New(env);

@@ -100,13 +100,18 @@ struct IntAcc {
   void store(uint32_t slot) { buffer[slot] = acc; }
 };
 
-// accumulate(keys: Uint32Array (sorted, one window), weights: BigUint64Array, T, c)
+// accumulate(keys: Uint32Array (sorted, one window), weights: BigUint64Array, T, c, place?)
 //   → { first, offset, used, index, buffer } (index slots never written stay 0xffffffff).
+// place: the window's place in a sort group (recode.cuh sort_key), set above every key's bucket
+// bits and read through WindowKeys as the GPU kernel does; absent, the plain keys.
 Napi::Value accumulate(const Napi::CallbackInfo& cb) {
   auto keys = typed_arg<Napi::Uint32Array>(cb, 0, "keys");
   auto weights = typed_arg<Napi::BigUint64Array>(cb, 1, "weights");
   const uint32_t T = u32_arg(cb, 2, "T");
   const int c = window_arg(cb, 3);
+  const bool grouped = cb.Length() > 4 && !cb[4].IsUndefined();
+  const uint32_t place = grouped ? u32_arg(cb, 4, "place") : 0;
+  if (place > 63) fail(cb.Env(), "place must be at most 63");
   const uint32_t n = uint32_t(keys.ElementLength());
   if (weights.ElementLength() != n || T == 0) fail(cb.Env(), "keys and weights differ in length, or T = 0");
   const uint32_t M = 1u << (c - 2);
@@ -117,12 +122,18 @@ Napi::Value accumulate(const Napi::CallbackInfo& cb) {
   const uint32_t slots = gpu::buffer_slots(T, c);
   std::vector<uint32_t> offset(T, 0xffffffffu), used(T, 0xffffffffu), index(slots, 0xffffffffu);
   std::vector<uint64_t> buffer(slots, 0);
-  const uint32_t first = gpu::first_nonzero(keys.Data(), n);
-  for (uint32_t tid = 0; tid < T; ++tid) {
-    IntAcc acc{weights.Data(), buffer.data()};
-    gpu::accumulate_thread(tid, gpu::thread_span(first, n, T, tid), keys.Data(), values.data(), offset.data(),
-                           index.data(), used.data(), acc);
-  }
+  std::vector<uint32_t> sort_keys(n);
+  for (uint32_t i = 0; i < n; ++i) sort_keys[i] = gpu::sort_key(keys[i], int(place), int(place) + 1, c);
+  const auto run = [&](const auto& k) {
+    const uint32_t first = gpu::first_nonzero(k, n);
+    for (uint32_t tid = 0; tid < T; ++tid) {
+      IntAcc acc{weights.Data(), buffer.data()};
+      gpu::accumulate_thread(tid, gpu::thread_span(first, n, T, tid), k, values.data(), offset.data(), index.data(),
+                             used.data(), acc);
+    }
+    return first;
+  };
+  const uint32_t first = grouped ? run(gpu::WindowKeys{sort_keys.data(), gpu::bucket_mask(c)}) : run(keys.Data());
   Napi::Env env = cb.Env();
   auto o = Napi::Object::New(env);
   o.Set("first", double(first));

@@ -43,6 +43,7 @@ export interface ContextPlan {
   M: number;
   slots: number;
   chunkLog: number; // l of the reduction's chunk level (cuda/msm/reduce.cuh)
+  sortGroup: number; // g: windows per radix sort (cuda/msm/sort.cu)
   tableLowered: boolean;
   total: number;
   regions: PlanRegions;
@@ -62,6 +63,7 @@ export interface TestingAddon {
     weights: BigUint64Array,
     T: number,
     c: number,
+    place?: number, // the window's place in a sort group, set above the keys' bucket bits
   ): { first: number; offset: Uint32Array; used: Uint32Array; index: Uint32Array; buffer: BigUint64Array };
   aggregate(
     offset: Uint32Array,
