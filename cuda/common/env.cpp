@@ -14,16 +14,16 @@ const Environment& environment() {
     };
     e.cpu_simd = !is("MSM_CPU_SIMD", "0");
     e.cuda_acc_budget = is("MSM_CUDA_ACC", "wide") ? 1 : is("MSM_CUDA_ACC", "tight") ? 2 : 0;
-    if (const char* v = std::getenv("MSM_CUDA_CHUNK_LOG")) {
+    // An integer in [lo, hi], else (unset, not a number, out of range) `dflt`.
+    const auto integer = [](const char* name, long lo, long hi, int dflt) {
+      const char* v = std::getenv(name);
+      if (!v) return dflt;
       char* end = nullptr;
-      const long l = std::strtol(v, &end, 10);
-      if (end != v && *end == 0 && l >= 0 && l <= 20) e.cuda_chunk_log = int(l);
-    }
-    if (const char* v = std::getenv("MSM_CUDA_SORT_GROUP")) {
-      char* end = nullptr;
-      const long g = std::strtol(v, &end, 10);
-      if (end != v && *end == 0 && g >= 1 && g <= 64) e.cuda_sort_group = int(g);
-    }
+      const long x = std::strtol(v, &end, 10);
+      return end != v && *end == 0 && x >= lo && x <= hi ? int(x) : dflt;
+    };
+    e.cuda_chunk_log = integer("MSM_CUDA_CHUNK_LOG", 0, 20, -1);
+    e.cuda_sort_group = integer("MSM_CUDA_SORT_GROUP", 1, 64, 0);
     e.cuda_profile = std::getenv("MSM_CUDA_PROFILE") != nullptr;
     e.cuda_upload_pageable = is("MSM_CUDA_UPLOAD", "pageable");
     return e;

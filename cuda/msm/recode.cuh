@@ -108,7 +108,7 @@ MSM_HD MSM_INLINE int key_bits(int c) { return c - 1; }  // keys ∈ [0, 2^(c−
 // launches cost more than the entries). The key then carries the window's place in its group
 // above the bucket, so the stable sort orders the group window-major with each window's entries
 // exactly where a sort of its own would put them; the stages after the sort read the bucket back
-// through key_bucket. g = 1 leaves the key the bucket.
+// through bucket_mask (accumulate.cuh WindowKeys). g = 1 leaves the key the bucket.
 MSM_HD MSM_INLINE int group_bits(int g) {
   int b = 0;
   while ((1 << b) < g) ++b;
