@@ -157,7 +157,7 @@ struct alignas(P::N % 2 == 0 ? 16 : 8) Fp {
   }
   MSM_HD MSM_INLINE Fp sqr() const {
 #if defined(__CUDA_ARCH__) && defined(MSM_FF_HAVE_PTX)
-    return device_product(*this, *this);
+    return device_square(*this);
 #else
 #if defined(MSM_X86_ASM)
     if constexpr (N == 4 && P::modulus::at(N - 1) < (1ull << 62)) {
@@ -197,10 +197,15 @@ struct alignas(P::N % 2 == 0 ? 16 : 8) Fp {
 #if defined(__CUDACC__) && defined(MSM_FF_HAVE_PTX)
   // The device products (ptx.cuh), operands by value so that an out-of-line body keeps them in
   // registers. MSM_FF_DEVICE_PRODUCT makes them calls where MSM_FF_OUTLINE_PRODUCTS is defined
-  // (ptx.cuh says why), inline elsewhere. The square is the product with b = a (ptx.cuh).
+  // (ptx.cuh says why), inline elsewhere.
   static MSM_FF_DEVICE_PRODUCT Fp device_product(Fp a, Fp b) {
     Fp r;
     device_mont_mul<P>(w32(r), w32(a), w32(b));
+    return r;
+  }
+  static MSM_FF_DEVICE_PRODUCT Fp device_square(Fp a) {
+    Fp r;
+    device_mont_sqr<P>(w32(r), w32(a));
     return r;
   }
   static MSM_FF_DEVICE_PRODUCT Fp device_product2(Fp a, Fp b, Fp c, Fp d) {

@@ -8,8 +8,8 @@
 // with 32-bit words: each outer step i adds a_i·b and m·p (m = t_0·(−p⁻¹) mod 2^32) to the running
 // sum t and shifts it down one word; 4n² + O(n) multiply-adds. The products are laid out so that
 // ptxas issues each 32×32→64 multiply-add as a single IMAD.WIDE.U32(.X) (see device_mont_mul_eo).
-// Squaring uses the same routine (b = a): faster here than a separate squaring whose halved
-// multiplications each cost two instructions.
+// Squaring runs the same steps over the square's symmetric rows, n(n+1)/2 word products for a² in
+// place of n² (device_mont_sqr_eo).
 //
 // The top 32-bit word of p must be below 2^30 (BN254, BLS12-381, BLS12-377 and BLS24-315, with
 // n = 8, 12, 12 and 10 words, all qualify): then the
@@ -30,7 +30,7 @@
 #define MSM_FF_HAVE_PTX 1
 
 // Where the products are compiled (field.hpp's device_product*). Inlined, each BLS12-381 product
-// is ~560 SASS instructions at every use, and a G2 addition's body outgrows the instruction cache
+// is ~460 SASS instructions at every use, and a G2 addition's body outgrows the instruction cache
 // (ncu: 32 % of the accumulation's G1 stall cycles and 41 % of G2's are instruction fetches,
 // bench/gpu-notes.md). MSM_FF_OUTLINE_PRODUCTS (set per source file by CMakeLists.txt) makes each
 // product kind one function that every use calls, at the cost of the call's argument moves.
@@ -111,19 +111,83 @@ __device__ __forceinline__ void final_sub(uint32_t* r, const uint32_t* t) {
   for (int j = 0; j < n; ++j) r[j] = (t[j] & borrow) | (d[j] & ~borrow);
 }
 
+// The running sum of device_mont_mul_eo's CIOS as two sums and a carry (see there).
+template <class P>
+struct TwoSums {
+  static constexpr int n = 2 * P::N;
+  static_assert(n % 2 == 0 && P::modulus::at32(n - 1) < (1u << 30), "ptx.cuh needs p < 2^(32n-2)");
+  uint32_t X[n + 1] = {}, Y[n + 1] = {}, carry = 0;
+
+  // E += x·Σ y_j·2^(32j) over the even j ≥ from (from even): words from … n−1, the carry into E_n.
+  static __device__ __forceinline__ void add_even(uint32_t* E, uint32_t x, const uint32_t* y, int from = 0) {
+    E[from] = mad_lo_cc(x, y[from], E[from]);
+    E[from + 1] = madc_hi_cc(x, y[from], E[from + 1]);
+#pragma unroll
+    for (int j = from + 2; j < n; j += 2) {
+      E[j] = madc_lo_cc(x, y[j], E[j]);
+      E[j + 1] = madc_hi_cc(x, y[j], E[j + 1]);
+    }
+    E[n] = addc(E[n], 0);
+  }
+  // O += x·Σ y_j·2^(32j) over the odd j ≥ from (from odd): words from … n; O < 2^(32(n+1)), so the
+  // last high half carries out nothing.
+  static __device__ __forceinline__ void add_odd(uint32_t* O, uint32_t x, const uint32_t* y, int from = 1) {
+    O[from] = mad_lo_cc(x, y[from], O[from]);
+#pragma unroll
+    for (int j = from; j < n - 2; j += 2) {
+      O[j + 1] = madc_hi_cc(x, y[j], O[j + 1]);
+      O[j + 2] = madc_lo_cc(x, y[j + 2], O[j + 2]);
+    }
+    O[n] = madc_hi(x, y[n - 1], O[n]);
+  }
+  // m·p into the step's sums, then the word-0 carry and the shift. After the shift E's word pairs
+  // (0, 1), (2, 3), … are O's (1, 2), (3, 4), … and the other way round, so the next step swaps
+  // the roles: each pair stays in the aligned register pair that IMAD.WIDE reads and writes (kept
+  // in place, the shift costs a move per word).
+  __device__ __forceinline__ void reduce_shift(uint32_t* E, uint32_t* O) {
+    uint32_t pp[n];
+#pragma unroll
+    for (int j = 0; j < n; ++j) pp[j] = P::modulus::at32(j);
+    const uint32_t m = (E[0] + O[0] + carry) * P::inv32;
+    add_even(E, m, pp);
+    add_odd(O, m, pp);
+    // E_0 + O_0 + c is now 0 or 2^32: its carry, then the shift (the words renamed).
+    carry = (E[0] | O[0] | carry) != 0;
+#pragma unroll
+    for (int j = 0; j < n; ++j) E[j] = E[j + 1], O[j] = O[j + 1];
+    E[n] = 0;
+    O[n] = 0;
+  }
+  // r = X + Y + c (the two sums, in whichever role each ended) < (K+1)·p < 2^(32n), brought to [0, p).
+  template <int K>
+  __device__ __forceinline__ void finish(uint32_t* r) {
+    uint32_t A[n];
+    add_cc(carry, 0xffffffffu);  // the carry flag = c
+#pragma unroll
+    for (int j = 0; j < n; ++j) A[j] = addc_cc(X[j], Y[j]);
+#pragma unroll
+    for (int k = 1; k < K; ++k) final_sub<P, n>(A, A);
+    final_sub<P, n>(r, A);
+  }
+};
+
 }  // namespace ptx
 
 // r = a·b·2^(−32n) mod p by CIOS (see the header) in the "even/odd" form: each 32×32 product's
-// low and high halves go into
-// adjacent words of one carry chain (mad.lo.cc then madc.hi.cc on the same operands), which ptxas
-// can issue as one IMAD.WIDE.U32(.X) instead of an IMAD plus an IADD3.X. Per outer step i:
-//   A += a_i·b_j (j even, words j, j+1)            one chain
-//   O  = a_i·b_j (j odd, words j, j+1)             no carries: the pairs are disjoint
-//   m  = A_0·(−p⁻¹);  A += m·p_j (j even);  O += m·p_j (j odd)
-//   A += O (words 1 … n+1), then A >>= 32 (A_0 = 0)
-// — the running sum of plain CIOS (so its bounds: t < 2p before the final subtraction).
-// ptxas fuses each pair into one IMAD.WIDE.U32(.X): 560 SASS instructions per BLS12-381
-// product (288 for BN254) against 1,280 (600) for one chain of low halves and one of high halves.
+// low and high halves go into adjacent words of one carry chain (mad.lo.cc then madc.hi.cc on the
+// same operands), which ptxas issues as one IMAD.WIDE.U32(.X) instead of an IMAD plus an IADD3.X.
+// A row x·y of word products then splits into two chains, the even y_j (words j, j+1 for j = 0, 2,
+// …) and the odd y_j (words 1, 2, 3, …). The running sum of CIOS is kept as two such sums E, O and
+// a carry, t = E + O + c (E and O both indexed from word 0), E taking the even chains, O the odd:
+//   E += a_i·b_even;  O += a_i·b_odd                                 (and c_i·d, … for K > 1)
+//   m = (E_0 + O_0 + c)·(−p⁻¹) mod 2^32;  E += m·p_even;  O += m·p_odd
+//   c = (E_0 + O_0 + c) / 2^32 ∈ {0, 1} (the word-0 sum is now 0 mod 2^32);  E >>= 32;  O >>= 32
+// and r = E + O + c once at the end. Merging the two at every step instead (n + 1 additions with
+// carry) is what this layout saves: 464 SASS instructions per BLS12-381 product against 560, 256
+// against 288 for BN254 (test/gpu/fieldbench.cu's chains, sm_90). The throughput of independent
+// products barely moves (the IMAD pipe, where each IMAD.WIDE takes two issue slots, bounds both);
+// the dependent chain per step is shorter and the code smaller. Both sums stay below t, so below
+// (K+1)·2^32·p ≤ 2^(32(n+1)) (bound below): E's carries end in E_n and none leaves O_n.
 //
 // With K = 2 products, r = (a·b + c·d)·2^(−32n) mod p with one Montgomery reduction for both
 // ("lazy reduction": Scott, "Implementing cryptographic pairings", 2007; Aranha, Karabina, Longa,
@@ -137,14 +201,12 @@ __device__ __forceinline__ void device_mont_mul_eo(uint32_t* r, const uint32_t* 
                                                    const uint32_t* c, const uint32_t* d, const uint32_t* e = nullptr,
                                                    const uint32_t* f = nullptr, const uint32_t* g = nullptr,
                                                    const uint32_t* h = nullptr) {
-  constexpr int n = 2 * P::N;
-  static_assert(n % 2 == 0 && P::modulus::at32(n - 1) < (1u << 30), "ptx.cuh needs p < 2^(32n-2)");
   static_assert(K == 1 || K == 2 || K == 4, "device_mont_mul_eo: 1, 2 or 4 products");
-  static_assert(K <= 2 || uint64_t(K + 1) * (uint64_t(P::modulus::at32(n - 1)) + 1) <= (uint64_t(1) << 32),
+  static_assert(K <= 2 || uint64_t(K + 1) * (uint64_t(P::modulus::at32(2 * P::N - 1)) + 1) <= (uint64_t(1) << 32),
                 "device_mont_mul_eo: (K+1)·p must fit in 32n bits");
+  constexpr int n = 2 * P::N;
   constexpr bool kSum = K >= 2;
-  using namespace ptx;
-  uint32_t A[n + 2], O[n + 2], bb[n], dd[kSum ? n : 1], fv[K == 4 ? n : 1], hv[K == 4 ? n : 1];
+  uint32_t bb[n], dd[kSum ? n : 1], fv[K == 4 ? n : 1], hv[K == 4 ? n : 1];
 #pragma unroll
   for (int j = 0; j < n; ++j) bb[j] = b[j];
   if constexpr (kSum) {
@@ -155,84 +217,68 @@ __device__ __forceinline__ void device_mont_mul_eo(uint32_t* r, const uint32_t* 
 #pragma unroll
     for (int j = 0; j < n; ++j) fv[j] = f[j], hv[j] = h[j];
   }
-#pragma unroll
-  for (int j = 0; j < n + 2; ++j) A[j] = 0;
-  // A += x·y_even (words 0 … n), one carry chain.
-  auto add_even = [&](uint32_t x, const uint32_t* y) {
-    A[0] = mad_lo_cc(x, y[0], A[0]);
-    A[1] = madc_hi_cc(x, y[0], A[1]);
-#pragma unroll
-    for (int j = 2; j < n; j += 2) {
-      A[j] = madc_lo_cc(x, y[j], A[j]);
-      A[j + 1] = madc_hi_cc(x, y[j], A[j + 1]);
+  ptx::TwoSums<P> t;
+  auto step = [&](uint32_t* E, uint32_t* O, int i) {
+    t.add_even(E, a[i], bb);
+    t.add_odd(O, a[i], bb);
+    if constexpr (kSum) {
+      t.add_even(E, c[i], dd);
+      t.add_odd(O, c[i], dd);
     }
-    A[n] = addc(A[n], 0);
+    if constexpr (K == 4) {
+      t.add_even(E, e[i], fv);
+      t.add_odd(O, e[i], fv);
+      t.add_even(E, g[i], hv);
+      t.add_odd(O, g[i], hv);
+    }
+    t.reduce_shift(E, O);
   };
 #pragma unroll
-  for (int i = 0; i < n; ++i) {
-    const uint32_t ai = a[i];
-    add_even(ai, bb);
-    // O = a_i·b_odd (words 1 … n)
-#pragma unroll
-    for (int j = 1; j < n; j += 2) {
-      O[j] = ai * bb[j];
-      O[j + 1] = __umulhi(ai, bb[j]);
-    }
-    O[n + 1] = 0;
-    // O += x·y_odd (words 1 … n+1), one carry chain; the first into O[n + 1] = 0 sets it.
-    auto add_odd = [&](uint32_t x, const uint32_t* y, bool first) {
-      O[1] = mad_lo_cc(x, y[1], O[1]);
-      O[2] = madc_hi_cc(x, y[1], O[2]);
-#pragma unroll
-      for (int j = 3; j < n; j += 2) {
-        O[j] = madc_lo_cc(x, y[j], O[j]);
-        O[j + 1] = madc_hi_cc(x, y[j], O[j + 1]);
-      }
-      O[n + 1] = first ? addc(0, 0) : addc(O[n + 1], 0);
-    };
-    if constexpr (kSum) {  // A += c_i·d_even; O += c_i·d_odd
-      const uint32_t ci = c[i];
-      add_even(ci, dd);
-      add_odd(ci, dd, true);
-    }
-    if constexpr (K == 4) {  // the same for e_i·f and g_i·h
-      const uint32_t ei = e[i], gi = g[i];
-      add_even(ei, fv);
-      add_odd(ei, fv, false);
-      add_even(gi, hv);
-      add_odd(gi, hv, false);
-    }
-    const uint32_t m = A[0] * P::inv32;
-    // A += m·p_even
-    A[0] = mad_lo_cc(m, P::modulus::at32(0), A[0]);
-    A[1] = madc_hi_cc(m, P::modulus::at32(0), A[1]);
-#pragma unroll
-    for (int j = 2; j < n; j += 2) {
-      A[j] = madc_lo_cc(m, P::modulus::at32(j), A[j]);
-      A[j + 1] = madc_hi_cc(m, P::modulus::at32(j), A[j + 1]);
-    }
-    A[n] = addc(A[n], 0);
-    // O += m·p_odd
-    O[1] = mad_lo_cc(m, P::modulus::at32(1), O[1]);
-    O[2] = madc_hi_cc(m, P::modulus::at32(1), O[2]);
-#pragma unroll
-    for (int j = 3; j < n; j += 2) {
-      O[j] = madc_lo_cc(m, P::modulus::at32(j), O[j]);
-      O[j + 1] = madc_hi_cc(m, P::modulus::at32(j), O[j + 1]);
-    }
-    O[n + 1] = addc(O[n + 1], 0);
-    // A += O, then shift (A_0 = 0 by the choice of m)
-    A[1] = add_cc(A[1], O[1]);
-#pragma unroll
-    for (int j = 2; j <= n; ++j) A[j] = addc_cc(A[j], O[j]);
-    A[n + 1] = addc(A[n + 1], O[n + 1]);
-#pragma unroll
-    for (int j = 0; j <= n; ++j) A[j] = A[j + 1];
-    A[n + 1] = 0;
+  for (int i = 0; i < n; i += 2) {
+    step(t.X, t.Y, i);
+    step(t.Y, t.X, i + 1);
   }
+  t.template finish<K>(r);
+}
+
+// r = a²·2^(−32n) mod p: the same steps with the square's rows. a² = Σ_i 2^(32i)·a_i·(a_i·2^(32i) +
+// 2·Σ_(j>i) a_j·2^(32j)), so step i adds a_i times the row y with y_i = a_i, y_(i+1) = 2·a_(i+1) mod
+// 2^32 and y_j = word j of 2a above (a < 2^(32n−2): 2a has n words): n − i word products, n(n+1)/2 in
+// all against n² (with the n² of the reduction, 3/4 of a product's IMAD.WIDE). Step i's addend is
+// below 2·2^(32)·p (against 2^32·p for a product), so t < 3p between steps and < 4·2^32·p ≤
+// 2^(32(n+1)) within one: the two sums' bounds hold. Every word product stays an IMAD.WIDE in an
+// even or odd chain (an earlier squaring with separate low and high chains took two instructions
+// per product and lost to the plain product); test/gpu/fieldbench.cu on the H100: 495 IMAD issue
+// slots per BLS12-381 square against 625 per product, 233 against 287 for BN254.
+template <class P>
+__device__ __forceinline__ void device_mont_sqr_eo(uint32_t* r, const uint32_t* a) {
+  constexpr int n = 2 * P::N;
+  uint32_t aa[n], d[n];  // d = 2a
 #pragma unroll
-  for (int k = 1; k < K; ++k) final_sub<P, n>(A, A);
-  final_sub<P, n>(r, A);
+  for (int j = 0; j < n; ++j) aa[j] = a[j];
+  d[0] = aa[0] << 1;
+#pragma unroll
+  for (int j = 1; j < n; ++j) d[j] = __funnelshift_l(aa[j - 1], aa[j], 1);
+  ptx::TwoSums<P> t;
+  auto step = [&](uint32_t* E, uint32_t* O, int i) {
+    uint32_t y[n];
+#pragma unroll
+    for (int j = 0; j < n; ++j) y[j] = j == i ? aa[i] : j == i + 1 ? aa[j] << 1 : d[j];
+    if (i % 2 == 0) {
+      t.add_even(E, aa[i], y, i);
+      if (i + 1 < n) t.add_odd(O, aa[i], y, i + 1);
+    } else {
+      t.add_odd(O, aa[i], y, i);
+      if (i + 1 < n - 1) t.add_even(E, aa[i], y, i + 1);
+    }
+    t.reduce_shift(E, O);
+  };
+#pragma unroll
+  for (int i = 0; i < n; i += 2) {
+    step(t.X, t.Y, i);
+    step(t.Y, t.X, i + 1);
+  }
+  t.template finish<1>(r);
 }
 
 // r = a·b·2^(−32n) mod p (r may alias a or b).
@@ -253,13 +299,10 @@ __device__ __forceinline__ void device_mont_mul_add4(uint32_t* r, const uint32_t
                                                      const uint32_t* f, const uint32_t* g, const uint32_t* h) {
   device_mont_mul_eo<P, 4>(r, a, b, c, d, e, f, g, h);
 }
-// r = a²·2^(−32n) mod p. The product form above with b = a: 560 SASS instructions for
-// BLS12-381 against 1,008 for a separated-operand squaring with low/high chains (fewer
-// multiplications, but every one of them an IMAD plus an IADD3.X), measured with
-// test/gpu/fieldbench.cu; see bench/gpu-notes.md.
+// r = a²·2^(−32n) mod p (device_mont_sqr_eo).
 template <class P>
 __device__ __forceinline__ void device_mont_sqr(uint32_t* r, const uint32_t* a) {
-  device_mont_mul_eo<P, 1>(r, a, a, nullptr, nullptr);
+  device_mont_sqr_eo<P>(r, a);
 }
 
 }  // namespace msm::ff
