@@ -142,6 +142,20 @@ describe('Alg. 3 recoding (cuda/msm/recode.cuh)', () => {
       expect(T().chooseWindow(name, 2 ** 27 - 1)).toBeLessThanOrEqual(16);
     }
   });
+
+  // plan.cpp window_cost: Alg. 5 sums bucket 1's pieces one after another, (c − 1)·R/(2^(c−1)·W) of
+  // them for R resident Alg. 4 threads. At 2^16–2^17 points the model must not take a c whose chain
+  // reaches aggregate.cuh's kHeavyPieces (16): c = 10 and 12 did (BN254 46 and 17 pieces on an
+  // H100) and measured slower than c = 13 (bench/gpu-notes.md).
+  test('the cost model keeps Alg. 5\'s longest chain short at 2^16–2^17 points', () => {
+    for (const name of curveNames)
+      for (const resident of [132 * 4 * 128, 132 * 3 * 128])
+        for (const e of [16, 17]) {
+          const c = T().chooseWindow(name, 2 ** e, resident);
+          const chain = ((c - 1) * resident) / (2 ** (c - 1) * T().numWindows(name, c));
+          expect(chain).toBeLessThan(16);
+        }
+  });
 });
 
 // ---- Alg. 4 / Alg. 5 models ---------------------------------------------------------------------

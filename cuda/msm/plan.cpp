@@ -8,6 +8,7 @@
 #include "../common/env.hpp"
 #include "../engine.hpp"
 #include "accumulate.cuh"
+#include "aggregate.cuh"
 #include "ct_aggregate.cuh"
 #include "tuning.hpp"
 
@@ -66,7 +67,11 @@ int choose_sort_group(uint64_t n, int W, int c) {
 // buckets each) on a device running `resident` threads at once:
 //   W·n                     Alg. 4: one mixed addition per non-zero digit (≈ all of them)
 //   W·n·s·⌈(c−1)/8⌉         the per-window radix sort, ≈ s of an addition per entry and 8-bit pass
-//   W·M·a                   Alg. 5, ≈ a per bucket
+//   max(W·M·a, C·min(h, H)) Alg. 5, ≈ a per bucket, or its longest chain where that takes longer:
+//                           bucket 1 holds the digits ±2^e (e < c − 1), (c − 1)/2^(c−1) of a
+//                           window's entries, so its thread adds h = (c − 1)·R/(2^(c−1)·W) pieces
+//                           of the R/W Alg. 4 threads one after another (a block sums the buckets
+//                           of more than H = kHeavyPieces), each ≈ C additions of throughput
 //   W·(2M + K·(log2 K / 2 + 1))·k
 //                           the reduction (reduce.cuh): the chunk level's running sums (2 additions
 //                           per bucket; none for l = 0), then M/2 layered additions per round over
@@ -75,15 +80,19 @@ int choose_sort_group(uint64_t n, int W, int c) {
 //   2·log2 K·L              the rounds' latency: each is at least one dependent addition plus a
 //                           grid barrier, worth ≈ L additions of throughput
 // The constants are fitted to the H100 (MSM_CUDA_PROFILE, BLS12-381 2^24 at c = 20: accumulate
-// 107 ms for 13·2^24 entries, Alg. 5 2.0 ms for 13·2^18 buckets, the reduction 5.7 ms).
+// 107 ms for 13·2^24 entries, Alg. 5 2.0 ms for 13·2^18 buckets, the reduction 5.7 ms); C to the
+// API times of c = 10 … 17 at 2^16 … 2^20 (bench/gpu-notes.md), where c = 13 beat the c = 10 and 12
+// that the model without the chain took at 2^16 and 2^17.
 double window_cost(double n, int c, int W, uint32_t resident) {
   const uint32_t M = 1u << (c - 2);
   const int l = chunk_log_for(M, W, resident);
   const double K = double(M >> l), log_k = double(c - 2 - l);
-  constexpr double k_full = 2.0, latency = 40000.0, sort_pass = 0.025, aggregate = 1.2;
+  constexpr double k_full = 2.0, latency = 40000.0, sort_pass = 0.025, aggregate = 1.2, chain = 60000.0;
   const double passes = double((c - 1 + 7) / 8);
   const double reduce = (l > 0 ? 2.0 * M : 0.0) + K * (log_k / 2 + 1);
-  return W * n * (1.0 + sort_pass * passes) + W * (M * aggregate + reduce * k_full) + 2 * log_k * latency;
+  const double longest = double(c - 1) * double(resident) / (double(1u << (c - 1)) * W);
+  const double alg5 = std::max(W * M * aggregate, chain * std::min(longest, double(kHeavyPieces)));
+  return W * n * (1.0 + sort_pass * passes) + alg5 + W * reduce * k_full + 2 * log_k * latency;
 }
 
 // The largest c the sort values allow for n points (recode.cuh: 26 bits of point index above c = 16).
