@@ -32,6 +32,8 @@ const USAGE = `Usage: node dist/bench/gpu.js [options]
   --devices LIST        device sets to compare, e.g. 0,all or 0,0+1 (default 0): a context per set
   --api-only            time through the API only (skip the engine-alone timing and its second setup)
   --runs N              timed runs after one warm-up (default 5)
+  --batch K             also time ctx.msmBatch of K copies of each distribution's scalars (per MSM:
+                        the batch's time over K), beside K separate ctx.msm calls (default: off)
   --window-bits C       force c (default: cost model)
   --tau T               force τ (default: backend's choice)
   --check-max-log N     full model check up to 2^N (default 20)
@@ -75,6 +77,15 @@ interface Row {
   checked: 'model' | 'closed-form' | 'unchecked';
   correct: boolean | null;
   sppark?: SpparkRow; // --sppark: the peer on the same points and scalars
+  batch?: BatchRow; // --batch K: msmBatch of K sets
+}
+
+interface BatchRow {
+  k: number;
+  medianMs: number; // one ctx.msmBatch of K sets
+  runsMs: number[];
+  perMsmMs: number; // medianMs / K, against the row's medianMs for one ctx.msm
+  correct: boolean; // every result of every batch equals the single call's
 }
 
 interface SpparkRow {
@@ -156,6 +167,7 @@ async function main(): Promise<void> {
       devices: { type: 'string' },
       'api-only': { type: 'boolean' },
       runs: { type: 'string' },
+      batch: { type: 'string' },
       'window-bits': { type: 'string' },
       tau: { type: 'string' },
       'check-max-log': { type: 'string' },
@@ -188,6 +200,8 @@ async function main(): Promise<void> {
     return { options: list.length === 1 ? { device: list[0] } : { devices: set === 'all' ? 'all' : list }, names };
   };
   const runs = Number(values.runs ?? 5);
+  const batchK = Number(values.batch ?? 0);
+  if (!Number.isInteger(batchK) || batchK < 0) throw new Error(`--batch takes a count of scalar sets (got ${values.batch})`);
   const spparkDir = values.sppark;
   if (spparkDir !== undefined && groups.includes('g1')) for (const curve of curves) spparkExecutable(spparkDir, curve);
   const checkMax = Number(values['check-max-log'] ?? 20);
@@ -299,6 +313,18 @@ async function main(): Promise<void> {
                 checked,
                 correct,
               };
+              if (batchK > 0) {
+                const batchRuns: number[] = [];
+                let batchCorrect = true;
+                const list = Array.from({ length: batchK }, () => ks);
+                for (let r = 0; r <= runs; r++) {
+                  const a = performance.now();
+                  const qs = await ctx.msmBatch(list);
+                  if (r > 0) batchRuns.push(performance.now() - a); // run 0: the warm-up
+                  for (const q of qs) if (!sameCoords(coords(q), first)) batchCorrect = false;
+                }
+                row.batch = { k: batchK, medianMs: median(batchRuns), runsMs: batchRuns, perMsmMs: median(batchRuns) / batchK, correct: batchCorrect };
+              }
               if (peer)
                 row.sppark = {
                   pageableMedianMs: median(peer.pageableMs),
@@ -314,6 +340,11 @@ async function main(): Promise<void> {
                   `engine ${row.engineMedianMs === null ? '     -' : row.engineMedianMs.toFixed(2).padStart(8)} ms  setup ${setupMs.toFixed(0).padStart(6)} ms  ` +
                   `dev ${(row.deviceMemoryBytes / 2 ** 30).toFixed(2)} GiB  c=${row.windowBits} τ=${row.tau}  ${checked}:${correct}\n`,
               );
+              if (row.batch)
+                process.stdout.write(
+                  `${''.padEnd(10)} msmBatch of ${row.batch.k} ${row.batch.medianMs.toFixed(2).padStart(8)} ms, per MSM ${row.batch.perMsmMs.toFixed(2).padStart(8)} ms ` +
+                    `(${(row.batch.perMsmMs / row.medianMs).toFixed(3)}× one msm)  results equal: ${row.batch.correct}\n`,
+                );
               if (row.sppark)
                 process.stdout.write(
                   `${''.padEnd(10)} sppark    pageable ${row.sppark.pageableMedianMs.toFixed(2).padStart(8)} ms  pinned ${row.sppark.pinnedMedianMs.toFixed(2).padStart(8)} ms  ` +
