@@ -34,7 +34,8 @@ function checkLayout(p: ContextPlan, n: number): void {
     recodeTable: (2 ** p.c + 1) * 4,
     scalars0: n * 32,
     scalars1: n * 32,
-    keysIn: p.W * n * 4,
+    // also the buckets of a later piece (engine.cu), once the sort has read it
+    keysIn: Math.max(p.W * n * 4, p.W * p.M * run),
     valsIn: p.W * n * 4,
     keys: p.W * n * 4,
     vals: p.W * n * 4,
@@ -179,6 +180,32 @@ describe.each(CURVE_NAMES)('%s', (curve: CurveName) => {
       expect(error?.message).toMatch(/'windowBits'.*67108863 points/);
     }
     expect(T().planContext(curve, 2 ** 26, { windowBits: 16 }, 160 * GB, RESIDENT).c).toBe(16);
+  });
+
+  test('a call is split in two pieces from 2^20 points on: the first n/d, the smallest share whose compute covers the rest\'s copy', () => {
+    // ρ = compute / copy per point ≈ 0.3·W·(F/32)² for F-byte coordinates; d the largest power of
+    // two ≤ ρ + 1 (at most 64, at least 2)
+    const share = (p: ContextPlan): number => {
+      const f = p.affineBytes / 2 / 32;
+      const rho = 0.3 * p.W * f * f;
+      let d = 2;
+      while (2 * d <= 64 && 2 * d <= rho + 1) d *= 2;
+      return d;
+    };
+    for (const log of [12, 16, 19, 20, 21, 22, 24]) {
+      const n = 2 ** log + 3;
+      for (const opts of [{}, { accumulation: 'constant-time' }, { accumulation: 'homogeneous' }, { group: 'g2' }]) {
+        if ('group' in opts && !['bn254', 'bls12-381'].includes(curve)) continue;
+        const p = T().planContext(curve, n, opts, 80 * GB, RESIDENT);
+        expect({ log, opts, first: p.firstPiece }).toEqual({ log, opts, first: log >= 20 ? Math.floor(n / share(p)) : 0 });
+        checkLayout(p, n);
+      }
+    }
+    // H100 at 2^24: BN254 a quarter, BLS12-381 an eighth (bench/gpu-notes.md)
+    const at24 = T().planContext(curve, 2 ** 24, {}, 80 * GB, RESIDENT);
+    if (curve === 'bn254') expect(at24.firstPiece).toBe(2 ** 22);
+    if (curve === 'bls12-381') expect(at24.firstPiece).toBe(2 ** 21);
+    expect(T().planContext(curve, 0, {}, 80 * GB, RESIDENT).firstPiece).toBe(0);
   });
 
   test('small inputs: T never exceeds n, and n = 0 allocates nothing', () => {

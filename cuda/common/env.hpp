@@ -16,6 +16,9 @@ struct Environment {
   // MSM_CUDA_SORT_GROUP=g (1 … 64): windows per radix sort (cuda/msm/sort.cu), clamped to the
   // windows; 0 = the plan's choice (for measuring, and to test groups of unequal size).
   int cuda_sort_group = 0;
+  // MSM_CUDA_FIRST_PIECE=d (1 … 64): the first piece of a call whose scalars are handed over while
+  // copied is ⌈n/d⌉ points at any n ≥ 2 (d = 1: no split); 0 = the plan's choice (cuda/msm/plan.hpp).
+  int cuda_first_piece = 0;
   // MSM_CUDA_PROFILE (any value): per-stage device times of every MSM on stderr.
   bool cuda_profile = false;
   // MSM_CUDA_UPLOAD=pageable: scalars go to the device straight from the caller's memory rather

@@ -165,15 +165,15 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B)) acc
   const uint32_t j = blockIdx.y;
   const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
   if (tid >= w.T) return;
-  const size_t base = size_t(j) * w.n;
+  const size_t base = size_t(j) * w.count;
   const WindowKeys keys{w.keys + base, bucket_mask(w.c)};
   if constexpr (Mode == Accumulation::constant_time) {
-    const Span sp = thread_span(0, w.n, w.T, tid);
+    const Span sp = thread_span(0, w.count, w.T, tid);
     ConstantTimeAcc<G> acc{w.table, w.n, value_shift(w.c), w.ct_buffer() + size_t(j) * w.ct_padded()};
     accumulate_thread_ct(tid, sp, keys, w.vals + base, w.buf_index + size_t(j) * w.ct_padded(), acc);
   } else {
-    const uint32_t first = first_nonzero(keys, w.n);
-    const Span sp = thread_span(first, w.n, w.T, tid);
+    const uint32_t first = first_nonzero(keys, w.count);
+    const Span sp = thread_span(first, w.count, w.T, tid);
     std::conditional_t<Mode == Accumulation::homogeneous, HomogeneousAcc<G>, XyzzAcc<G>> acc{w.table, w.n, uint32_t(w.tau), value_shift(w.c),
                                                                                                      w.buffer + size_t(j) * w.slots()};
     accumulate_thread(tid, sp, keys, w.vals + base, w.buf_offset + size_t(j) * w.T,

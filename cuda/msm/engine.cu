@@ -3,8 +3,10 @@
 // all in the one allocation that plan.hpp lays out. An MSM uploads its scalars, runs the stages
 // (stages.cuh) on one stream and combines the window sums on the host (combine.hpp); a batch
 // double-buffers the uploads on a second stream so that the next upload overlaps the current
-// compute, and a single MSM is a batch of one. Calls on one device are serialised by a per-device
-// mutex. A context over several devices (SplitEngine) is one such context per device, each on its
+// compute, and a single MSM is a batch of one. When the device is idle at call time, the scalars
+// are uploaded as they are copied, and a large call starts its first piece of points while the
+// rest is still being copied (Plan::first_piece). Calls on one device are serialised by a
+// per-device mutex. A context over several devices (SplitEngine) is one such context per device, each on its
 // share of the bases.
 #include <algorithm>
 #include <atomic>
@@ -143,6 +145,7 @@ class CudaEngine final : public Engine {
       consumed_[b] = std::make_unique<Event>();
       done_[b] = std::make_unique<Event>();
     }
+    piece_staged_ = std::make_unique<Event>();
     std::vector<uint32_t> rt(table_size(plan_.c));
     build_recode_table(plan_.c, rt.data());
     MSM_CUDA_CHECK(cudaMemcpyAsync(memory_.get() + plan_.recode_table.offset, rt.data(), rt.size() * 4,
@@ -186,10 +189,17 @@ class CudaEngine final : public Engine {
     auto t0 = std::chrono::steady_clock::now();
     prof_.mark("start", stream_->s);
     int b = K > 0 ? place(scalars, 0, -1) : 0;
+    // Set 0's first piece ran at call time if its copy started it and is still in buffer b.
+    const uint64_t first = first_ticket_;
+    const uint32_t from =
+        K > 0 && first != 0 && scalars[0].ticket == first && b == first_buffer_ && slot_ticket_[b] == first
+            ? plan_.first_piece
+            : 0;
+    first_ticket_ = 0;  // this call's pipeline writes over the workspace
     for (size_t k = 0; k < K; ++k) {
       MSM_CUDA_CHECK(cudaStreamWaitEvent(stream_->s, staged_[b]->e, 0));
       prof_.mark("upload", stream_->s);
-      run(device_scalars(b), consumed_[b]->e);
+      run(device_scalars(b), consumed_[b]->e, k == 0 ? from : 0);
       X* out = pinned_out_.get() + b * W;
       MSM_CUDA_CHECK(cudaMemcpyAsync(out, w_.window_sums, W * sizeof(X), cudaMemcpyDeviceToHost, stream_->s));
       prof_.mark("download", stream_->s);
@@ -209,7 +219,7 @@ class CudaEngine final : public Engine {
   // The caller's thread (the JS thread) at call time. Into a lent pinned buffer when one is free;
   // when the device is idle too (no call holds it), each chunk is DMA'd to a device scalar buffer
   // as soon as it is copied, so that the upload overlaps the copy (issue 12, lever 5) instead of
-  // following it in msm_batch.
+  // following it in msm_batch, and the first piece's compute overlaps the rest of the copy.
   HostBytes take_scalars(const uint8_t* src, size_t bytes, bool upload_now, uint64_t& ticket,
                          const HostBytes::Inspect& inspect) override {
     ticket = 0;
@@ -222,8 +232,10 @@ class CudaEngine final : public Engine {
 
   // src → dst (pinned host memory, n·32 bytes), whole, always. When upload_now and the device is
   // idle (no call holds it), each chunk is also DMA'd to a device scalar buffer as soon as it is
-  // copied, and that buffer is marked with ticket: true then. Each piece is shown to inspect once
-  // copied (again, if a CUDA error makes the copy start over).
+  // copied, and that buffer is marked with ticket: true then. Where the plan splits the call and no
+  // earlier call's first piece waits in the workspace, the first piece's points are copied first
+  // and their Alg. 3–5 queued on stream_ before the rest is copied. Each piece is shown to inspect
+  // once copied (again, if a CUDA error makes the copy start over).
   bool copy_uploading(uint8_t* dst, const uint8_t* src, size_t bytes, bool upload_now, uint64_t ticket,
                       const HostBytes::Inspect& inspect) {
     std::unique_lock<std::mutex> lock(device_mutex(device_), std::try_to_lock);
@@ -235,15 +247,23 @@ class CudaEngine final : public Engine {
     const int b = eager_slot_;
     eager_slot_ ^= 1;
     slot_ticket_[b] = 0;
+    if (first_buffer_ == b) first_ticket_ = 0;  // its scalars are about to be overwritten
+    const bool split = plan_.first_piece > 0 && first_ticket_ == 0;
+    const size_t cut = split ? size_t(plan_.first_piece) * 32 : 0;
+    uint8_t* d = reinterpret_cast<uint8_t*>(device_scalars(b));
     cudaStream_t cs = copy_stream_->s;
     cudaError_t e = cudaStreamWaitEvent(cs, consumed_[b]->e, 0);
-    if (e == cudaSuccess) e = stage_and_copy(reinterpret_cast<uint8_t*>(device_scalars(b)), dst, src, bytes, inspect);
+    if (e == cudaSuccess && split) e = stage_and_copy(d, dst, src, 0, cut, inspect);
+    if (e == cudaSuccess && split) e = start_first_piece(b);
+    if (e == cudaSuccess) e = stage_and_copy(d, dst, src, cut, bytes, inspect);
     if (e == cudaSuccess) e = cudaEventRecord(staged_[b]->e, cs);
     if (e != cudaSuccess) {  // the copy must still be whole; msm_batch meets the error again and reports it
+      if (split) first_ticket_ = 0;
       HostBytes::copy(dst, src, bytes, inspect);
       return false;
     }
     slot_ticket_[b] = ticket;
+    if (split) first_ticket_ = ticket, first_buffer_ = b;
     return true;
   }
 
@@ -260,6 +280,23 @@ class CudaEngine final : public Engine {
  private:
   uint32_t* device_scalars(int b) const {
     return reinterpret_cast<uint32_t*>(memory_.get() + plan_.scalars[b].offset);
+  }
+
+  // The first piece's Alg. 3–5 on stream_ once its scalars are in device buffer b (copy_uploading
+  // has queued their DMA on copy_stream_); consumed_[b] marks its recode, so that an upload into b
+  // waits for it. A launch error comes back as a CUDA error, for copy_uploading's fallback.
+  cudaError_t start_first_piece(int b) {
+    cudaError_t e = cudaEventRecord(piece_staged_->e, copy_stream_->s);
+    if (e == cudaSuccess) e = cudaStreamWaitEvent(stream_->s, piece_staged_->e, 0);
+    if (e != cudaSuccess) return e;
+    try {
+      prof_.mark("first piece", stream_->s);
+      run_piece(device_scalars(b), 0, plan_.first_piece, false, consumed_[b]->e);
+    } catch (const std::exception&) {
+      e = cudaGetLastError();
+      return e != cudaSuccess ? e : cudaErrorLaunchFailure;
+    }
+    return cudaSuccess;
   }
 
   // Set k's scalars into a device buffer other than `busy` (the one compute k−1 reads), which is
@@ -293,19 +330,21 @@ class CudaEngine final : public Engine {
       PinnedBuffer<uint8_t>& stage = pinned_in_[b];
       if (!stage.get()) stage.allocate(bytes);
       MSM_CUDA_CHECK(cudaEventSynchronize(staged_[b]->e));  // the last DMA out of this staging buffer
-      MSM_CUDA_CHECK(stage_and_copy(dst, stage.get(), src, bytes, nullptr));
+      MSM_CUDA_CHECK(stage_and_copy(dst, stage.get(), src, 0, bytes, nullptr));
     }
     MSM_CUDA_CHECK(cudaEventRecord(staged_[b]->e, cs));
   }
 
-  // src → pinned stage → device dst on copy_stream_: host threads copy a range each into stage
-  // chunk by chunk (each piece shown to inspect) and queue that chunk's DMA at once, so the copies
-  // run in parallel and overlap the transfers. Stops at the first CUDA error, which it returns.
-  cudaError_t stage_and_copy(uint8_t* dst, uint8_t* stage, const uint8_t* src, size_t bytes,
+  // Bytes [from, to) of src → pinned stage → device dst (all three at the same offsets) on
+  // copy_stream_: host threads copy a range each into stage chunk by chunk (each piece shown to
+  // inspect) and queue that chunk's DMA at once, so the copies run in parallel and overlap the
+  // transfers. Stops at the first CUDA error, which it returns.
+  cudaError_t stage_and_copy(uint8_t* dst, uint8_t* stage, const uint8_t* src, size_t from, size_t to,
                              const HostBytes::Inspect& inspect) {
     cudaStream_t cs = copy_stream_->s;
     std::atomic<int> failed{cudaSuccess};
-    HostBytes::split(bytes, [&](size_t lo, size_t hi) {
+    HostBytes::split(to - from, [&](size_t lo, size_t hi) {
+      lo += from, hi += from;
       cudaError_t e = cudaSetDevice(device_);
       for (size_t off = lo; off < hi && e == cudaSuccess; off += kChunk) {
         const size_t end = std::min(hi, off + kChunk);
@@ -318,24 +357,39 @@ class CudaEngine final : public Engine {
   }
 
   // The pipeline on stream_ for scalars on the device (or being copied there before stream_ reaches
-  // them); `consumed` is recorded once the scalars are read.
-  void run(const uint32_t* d_scalars, cudaEvent_t consumed) {
+  // them), from point `from` on: 0 for all of it, else the first piece's buckets are already in
+  // the workspace and the rest's are added to them. `consumed` is recorded once the scalars are read.
+  void run(const uint32_t* d_scalars, cudaEvent_t consumed, uint32_t from) {
     cudaStream_t s = stream_->s;
-    launch_recode<G>(w_, d_scalars, s);
-    prof_.mark("recode", s);
-    MSM_CUDA_CHECK(cudaEventRecord(consumed, s));
-    sort_windows(w_.sort_temp, w_.sort_temp_bytes, w_.keys_in, w_.keys, w_.vals_in, w_.vals, plan_.n, w_.W,
-                 w_.sort_group, sort_key_bits(w_.c, w_.sort_group), s);
-    prof_.mark("sort", s);
-    const bool ct = w_.mode == Accumulation::constant_time;
-    if (ct) launch_ct_prepare<G>(w_, s);
-    launch_accumulate<G>(w_, s);
-    prof_.mark("accumulate", s);
-    if (ct) launch_ct_aggregate<G>(w_, s);
-    else launch_aggregate<G>(w_, device_, s);
-    prof_.mark("aggregate", s);
+    run_piece(d_scalars, from, plan_.n - from, from > 0, consumed);
+    if (from > 0) {
+      launch_merge_buckets<G>(w_, w_.keys_in, s);
+      prof_.mark("merge", s);
+    }
     launch_reduce<G>(w_, device_, s);
     prof_.mark("reduce", s);
+  }
+
+  // Alg. 3–5 on points [first, first + count) into the context's buckets, or, for a later piece,
+  // into keys_in's region (the plan sizes it for them; the sort has read it by then).
+  void run_piece(const uint32_t* d_scalars, uint32_t first, uint32_t count, bool later, cudaEvent_t consumed) {
+    cudaStream_t s = stream_->s;
+    Workspace<G> w = w_;
+    w.first = first, w.count = count;
+    if (later) w.buckets = reinterpret_cast<X*>(w_.keys_in);
+    launch_recode<G>(w, d_scalars, s);
+    prof_.mark("recode", s);
+    MSM_CUDA_CHECK(cudaEventRecord(consumed, s));
+    sort_windows(w.sort_temp, w.sort_temp_bytes, w.keys_in, w.keys, w.vals_in, w.vals, count, w.W, w.sort_group,
+                 sort_key_bits(w.c, w.sort_group), s);
+    prof_.mark("sort", s);
+    const bool ct = w.mode == Accumulation::constant_time;
+    if (ct) launch_ct_prepare<G>(w, s);
+    launch_accumulate<G>(w, s);
+    prof_.mark("accumulate", s);
+    if (ct) launch_ct_aggregate<G>(w, s);
+    else launch_aggregate<G>(w, device_, s);
+    prof_.mark("aggregate", s);
   }
 
   CurveId id_;
@@ -352,9 +406,14 @@ class CudaEngine final : public Engine {
   // (0: none), and the buffer the next upload at call time goes to.
   uint64_t slot_ticket_[2] = {0, 0};
   int eager_slot_ = 0;
+  // Guarded by the device mutex: the ticket whose first piece copy_uploading ran (its buckets in the
+  // workspace, the rest to follow in msm_batch; 0: none) and the scalar buffer it read.
+  uint64_t first_ticket_ = 0;
+  int first_buffer_ = -1;
   // Per scalar buffer b: its upload is done (staged), its recode has read it (consumed), and the
   // window sums of the MSM that used it are on the host (done).
   std::unique_ptr<Event> staged_[2], consumed_[2], done_[2];
+  std::unique_ptr<Event> piece_staged_;  // the first piece's DMA is done (copy_uploading)
   Profiler prof_;
 };
 

@@ -63,6 +63,29 @@ int choose_sort_group(uint64_t n, int W, int c) {
   return forced > 0 ? std::min(forced, max_sort_group(n, W)) : sort_group_for(n, W, c);
 }
 
+// The call-time copy of n scalars (into pinned memory, each chunk DMA'd as it is copied) takes
+// ~0.9 ns per point on the H100's host (16 copy threads), ~15 ms at 2^24, with the device idle
+// unless the MSM starts on a first piece of n/d points while the rest is copied (engine.cu). The
+// rest's copy hides behind that piece's compute when ρ/d ≥ 1 − 1/d, ρ being compute over copy per
+// point: about 0.3·W·(F/32)² for F-byte coordinates (engine at 2^24, MSM_CUDA_PROFILE: 3.5 ns per
+// point for BN254, 7 for BLS12-381, W = 13). The smallest such share, d the largest power of two
+// ≤ ρ + 1, leaves the least copy exposed: n/4 for BN254, n/8 for BLS12-381 (measured: BN254 2^24
+// 80.6 → 67.6 ms at n/4, 70.7 at n/8; BLS12-381 137–144 → 130 at n/4, 127.6 at n/8). The price is
+// one more pass of Alg. 3–5 and W·M bucket additions (~5 ms at BLS12-381 2^24); below 2^20 points
+// (32 MiB, ~1 ms to copy) it outweighs the copy.
+uint32_t first_piece_for(uint64_t n, int W, size_t coordinate_bytes) {
+  if (n < kPiecesFrom) return 0;
+  const double f = double(coordinate_bytes) / 32.0, rho = 0.3 * W * f * f;
+  uint64_t d = 2;
+  while (2 * d <= kMaxFirstPieceShare && double(2 * d) <= rho + 1.0) d *= 2;
+  return uint32_t(n / d);
+}
+uint32_t choose_first_piece(uint64_t n, int W, size_t coordinate_bytes) {
+  const int d = environment().cuda_first_piece;
+  if (d == 0) return first_piece_for(n, W, coordinate_bytes);
+  return d > 1 && n >= 2 ? uint32_t((n + uint64_t(d) - 1) / uint64_t(d)) : 0;
+}
+
 // Estimated cost, in mixed additions, of one MSM of n points with window c (W windows, M = 2^(c−2)
 // buckets each) on a device running `resident` threads at once:
 //   W·n                     Alg. 4: one mixed addition per non-zero digit (≈ all of them)
@@ -179,6 +202,7 @@ Plan make_plan(const PlanInput& in) {
   p.slots = ct ? ct_padded(buffer_slots(p.T, c)) : buffer_slots(p.T, c);
   p.chunk_log = choose_chunk_log(p.M, p.W, in.resident_threads);
   p.sort_group = choose_sort_group(std::max<uint64_t>(in.n, 1), p.W, c);
+  p.first_piece = choose_first_piece(in.n, p.W, cv.affine / 2);
   if (in.n == 0) return p;
 
   const size_t n = p.n, W = size_t(p.W), M = p.M, T = p.T, S = p.slots;
@@ -187,7 +211,7 @@ Plan make_plan(const PlanInput& in) {
   p.table = l.take(size_t(tau + 1) * n * cv.affine);
   p.recode_table = l.take(size_t(table_size(c)) * 4);
   for (Region& r : p.scalars) r = l.take(n * kScalarWords * 4);
-  p.keys_in = l.take(W * n * 4);
+  p.keys_in = l.take(std::max(W * n * 4, W * M * run));  // also a later piece's buckets
   p.vals_in = l.take(W * n * 4);
   p.keys = l.take(W * n * 4);
   p.vals = l.take(W * n * 4);

@@ -8,13 +8,15 @@
 
 namespace msm::gpu {
 
-__global__ void recode_kernel(const uint4* __restrict__ scalars, uint32_t n, int c, int W, int g,
+// Points [first, first + n): scalar first + i at entry i of each window, its point index in the value.
+__global__ void recode_kernel(const uint4* __restrict__ scalars, uint32_t first, uint32_t n, int c, int W, int g,
                               const uint32_t* __restrict__ table, uint32_t* __restrict__ keys,
                               uint32_t* __restrict__ vals) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   uint32_t k[kScalarWords];
-  const uint4 lo = scalars[2 * size_t(i)], hi = scalars[2 * size_t(i) + 1];
+  const size_t at = 2 * (size_t(first) + i);
+  const uint4 lo = scalars[at], hi = scalars[at + 1];
   k[0] = lo.x, k[1] = lo.y, k[2] = lo.z, k[3] = lo.w, k[4] = hi.x, k[5] = hi.y, k[6] = hi.z, k[7] = hi.w;
   uint32_t carry = 0;
   for (int j = 0; j < W; ++j) {
@@ -22,14 +24,15 @@ __global__ void recode_kernel(const uint4* __restrict__ scalars, uint32_t n, int
     const uint32_t khat = __ldg(&table[t]);                              // lines 5–7 by table
     carry = recode_carry(t, c);
     keys[size_t(j) * n + i] = sort_key(khat_bucket(khat, c), j, g, c);
-    vals[size_t(j) * n + i] = sort_value(khat, i, c);
+    vals[size_t(j) * n + i] = sort_value(khat, first + i, c);
   }
 }
 
 template <class G>
 void launch_recode(const Workspace<G>& w, const uint32_t* scalars, cudaStream_t s) {
-  recode_kernel<<<blocks_for(w.n, kRecodeBlock), kRecodeBlock, 0, s>>>(reinterpret_cast<const uint4*>(scalars), w.n, w.c, w.W, w.sort_group,
-                                                        w.recode_table, w.keys_in, w.vals_in);
+  recode_kernel<<<blocks_for(w.count, kRecodeBlock), kRecodeBlock, 0, s>>>(
+      reinterpret_cast<const uint4*>(scalars), w.first, w.count, w.c, w.W, w.sort_group, w.recode_table, w.keys_in,
+      w.vals_in);
   MSM_LAUNCH_CHECK("recode_kernel");
 }
 

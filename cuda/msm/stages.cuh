@@ -49,6 +49,10 @@ struct Workspace {
   using X = XyzzOf<G>;
   // n, c, W (windows), τ, T (Alg. 4 threads per window): as in Plan (plan.hpp), which defines them.
   uint32_t n = 0;
+  // The piece of the MSM that recode, sort, Alg. 4 and Alg. 5 run on: points [first, first + count)
+  // (all n unless engine.cu splits the call, Plan::first_piece). Each window has `count` entries;
+  // the table keeps its stride n.
+  uint32_t first = 0, count = 0;
   int c = 0;
   int W = 0;
   int tau = 0;
@@ -58,17 +62,17 @@ struct Workspace {
   int sort_group = 1;  // g: windows per radix sort (sort.cu)
   const A* table = nullptr;                // [(τ+1)·n]: table[h·n + i] = 2^h·P_i
   const uint32_t* recode_table = nullptr;  // [2^c + 1]: k̂ (the packed ODD|EXP|SIGN digit of Fig. 3) per t
-  uint32_t* keys_in = nullptr;   // [W·n] sort_key: bucket of each digit (0 = zero digit), window's place in its group
-  uint32_t* vals_in = nullptr;   // [W·n] sort_value: i | EXP | SIGN (recode.cuh)
-  uint32_t* keys = nullptr;      // [W·n] sorted per window (the bucket: key & bucket_mask(c))
-  uint32_t* vals = nullptr;      // [W·n]
+  uint32_t* keys_in = nullptr;   // [W·count] sort_key: bucket of each digit (0 = zero digit), window's place in its group
+  uint32_t* vals_in = nullptr;   // [W·count] sort_value: i | EXP | SIGN (recode.cuh)
+  uint32_t* keys = nullptr;      // [W·count] sorted per window (the bucket: key & bucket_mask(c))
+  uint32_t* vals = nullptr;      // [W·count]
   void* sort_temp = nullptr;
   size_t sort_temp_bytes = 0;
   X* buffer = nullptr;             // [W·(T + M)] Alg. 4 compact buffers (constant_time: [W·P] of HomOf<G>)
   uint32_t* buf_offset = nullptr;  // [W·T] Alg. 4 buffer_offset
   uint32_t* buf_index = nullptr;   // [W·(T + M)] Alg. 4 buffer_index (constant_time: [W·P])
   uint32_t* buf_used = nullptr;    // [W·T] Alg. 4 buffer_used
-  X* buckets = nullptr;            // [W·M] (constant_time: of HomOf<G>)
+  X* buckets = nullptr;            // [W·M] (constant_time: of HomOf<G>); a later piece's: keys_in
   uint4* heavy = nullptr;          // [W·M] buckets left to the block-wide path: {j·M + p, t0, t1, 0}
   uint32_t* heavy_count = nullptr;
   X* chunk_sums = nullptr;         // [W·M/2^l] R_k of the chunk level (l > 0; constant_time: of HomOf<G>)
@@ -87,7 +91,7 @@ struct Workspace {
   static Workspace bind(const Plan& p, unsigned char* base) {
     const auto at = [&](const Region& r) { return static_cast<void*>(base + r.offset); };
     Workspace w;
-    w.n = p.n, w.c = p.c, w.W = p.W, w.tau = p.tau, w.mode = p.mode, w.T = p.T, w.chunk_log = p.chunk_log;
+    w.n = p.n, w.first = 0, w.count = p.n, w.c = p.c, w.W = p.W, w.tau = p.tau, w.mode = p.mode, w.T = p.T, w.chunk_log = p.chunk_log;
     w.sort_group = p.sort_group;
     w.table = static_cast<const A*>(at(p.table));
     w.recode_table = static_cast<const uint32_t*>(at(p.recode_table));
@@ -113,7 +117,7 @@ struct Workspace {
 template <class G>
 void build_table(AffineOf<G>* table, uint32_t n, int tau, cudaStream_t s);
 
-// recode.cu: scalars [n × 8 words] → keys_in / vals_in.
+// recode.cu: scalars [n × 8 words] → keys_in / vals_in for the points of w's piece.
 template <class G>
 void launch_recode(const Workspace<G>& w, const uint32_t* scalars, cudaStream_t s);
 
@@ -138,6 +142,11 @@ template <class G>
 void launch_ct_prepare(const Workspace<G>& w, cudaStream_t s);
 template <class G>
 void launch_ct_aggregate(const Workspace<G>& w, cudaStream_t s);
+
+// merge.cu: the buckets of a later piece (`later`, laid out as w.buckets) added to w.buckets, one
+// addition per bucket: add-2008-s, or in constant time RCB Alg. 7 on every bucket.
+template <class G>
+void launch_merge_buckets(const Workspace<G>& w, const void* later, cudaStream_t s);
 
 // reduce.cu: the chunk level, then §3.4 in one cooperative launch → window_sums (constant_time: on
 // HomOf<G> buckets).

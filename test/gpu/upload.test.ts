@@ -3,11 +3,14 @@
 // trusts only while the device buffer still holds those bytes), and the staged upload of
 // everything else. Every way a ticket can go stale is driven here: calls queued while another
 // runs, more sets than lent buffers, batches mixed with single calls, two contexts on one device,
-// Montgomery scalars decoded after the copy. Each result is checked against the CPU backend.
+// Montgomery scalars decoded after the copy. At 2^16 points a call runs in one piece; at 2^20 + 5 the
+// plan splits it (Plan::first_piece: the first quarter starts while the rest is being copied, and
+// its buckets stay in the workspace for the call's msm_batch), which every one of these drives too.
+// Each result is checked against the CPU backend.
 // Skipped, with the reason, where CUDA is unavailable.
 
 import { CURVES, info, MsmContext, type AffinePoint, type CurveName } from '../../lib';
-import { seededRng, unreducedAtSplits } from '../support/data';
+import { packedScalars, seededRng, unreducedAtSplits } from '../support/data';
 import { testingAddon } from '../support/testing';
 
 const inf = info();
@@ -16,7 +19,8 @@ if (!available) process.stdout.write(`[skip] test/gpu/upload: CUDA unavailable: 
 const d = available ? describe : describe.skip;
 
 const rng = seededRng('gpu/upload');
-const N = 1 << 16; // 2 MiB of scalars: above the engine's 1 MiB threshold for lent buffers
+// 2 MiB of scalars: above the engine's 1 MiB threshold for lent buffers; 2^20 + 5: split in two pieces
+const SIZES = [1 << 16, (1 << 20) + 5];
 
 function le(k: bigint): Uint8Array {
   const b = new Uint8Array(32);
@@ -24,11 +28,8 @@ function le(k: bigint): Uint8Array {
   return b;
 }
 
-function randomScalars(curve: CurveName): Uint8Array {
-  const r = CURVES[curve].r;
-  const out = new Uint8Array(32 * N);
-  for (let i = 0; i < N; i++) out.set(le(rng.below(r)), 32 * i);
-  return out;
+function randomScalars(curve: CurveName, N: number): Uint8Array {
+  return packedScalars(CURVES[curve], N, 'random', rng);
 }
 
 // k·R mod r, little-endian: the same scalars in Montgomery form (R = 2^256).
@@ -43,7 +44,7 @@ function toMontgomery(curve: CurveName, canonical: Uint8Array): Uint8Array {
   return out;
 }
 
-d('CUDA scalar uploads: lent pinned buffers and uploads started at call time', () => {
+d.each(SIZES)('CUDA scalar uploads, n = %i: lent pinned buffers and uploads started at call time', (N) => {
   const curve: CurveName = 'bn254';
   let gpu: MsmContext, gpu2: MsmContext, cpu: MsmContext;
   const sets: Uint8Array[] = [];
@@ -55,7 +56,7 @@ d('CUDA scalar uploads: lent pinned buffers and uploads started at call time', (
     gpu = await MsmContext.create(curve, bytes, { backend: 'cuda' });
     gpu2 = await MsmContext.create(curve, bytes, { backend: 'cuda' });
     cpu = await MsmContext.create(curve, bytes, { backend: 'cpu' });
-    for (let i = 0; i < 8; i++) sets.push(randomScalars(curve));
+    for (let i = 0; i < 8; i++) sets.push(randomScalars(curve, N));
     for (const s of sets) want.push(await cpu.msm(s));
   }, 300_000);
 

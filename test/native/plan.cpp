@@ -67,6 +67,7 @@ Napi::Value plan_context(const Napi::CallbackInfo& cb) {
   r.Set("chunkLog", p.chunk_log);
   r.Set("sortGroup", p.sort_group);
   r.Set("tableLowered", p.table_lowered);
+  r.Set("firstPiece", double(p.first_piece));
   r.Set("total", double(p.total));
   auto regions = Napi::Object::New(env);
   const auto put = [&](const char* name, const gpu::Region& g) {

@@ -45,6 +45,7 @@ export interface ContextPlan {
   chunkLog: number; // l of the reduction's chunk level (cuda/msm/reduce.cuh)
   sortGroup: number; // g: windows per radix sort (cuda/msm/sort.cu)
   tableLowered: boolean;
+  firstPiece: number; // points of the first piece a call may start while the rest is copied (0: no split)
   total: number;
   regions: PlanRegions;
   affineBytes: number;

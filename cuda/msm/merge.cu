@@ -1,0 +1,36 @@
+// The buckets of a call split in two pieces (engine.cu, Plan::first_piece): the later piece's Alg. 5
+// wrote its buckets apart (into keys_in, free once the sort has read it), and each bucket of the
+// first piece gets the later one added, B = B + B', over all windows at once: add-2008-s (12M + 2S,
+// O and P = Q handled) on XYZZ buckets, RCB Alg. 7 (complete, 12M) on the constant-time mode's
+// homogeneous ones, the same instructions for every bucket.
+#include "device.cuh"
+#include "stages.cuh"
+#include "tuning.hpp"
+
+namespace msm::gpu {
+
+template <class P>
+__global__ void __launch_bounds__(kAggBlock) merge_kernel(P* __restrict__ buckets, const P* __restrict__ later,
+                                                        size_t count) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < count) buckets[i] = buckets[i].add(later[i]);
+}
+
+template <class G>
+void launch_merge_buckets(const Workspace<G>& w, const void* later, cudaStream_t s) {
+  const size_t count = size_t(w.W) * w.M();
+  if (w.mode == Accumulation::constant_time) {
+    merge_kernel<<<blocks_for(count, kAggBlock), kAggBlock, 0, s>>>(w.ct_buckets(), static_cast<const HomOf<G>*>(later),
+                                                                    count);
+  } else {
+    merge_kernel<<<blocks_for(count, kAggBlock), kAggBlock, 0, s>>>(w.buckets, static_cast<const XyzzOf<G>*>(later),
+                                                                    count);
+  }
+  MSM_LAUNCH_CHECK("merge_kernel");
+}
+
+#define MSM_INSTANTIATE(G) template void launch_merge_buckets<G>(const Workspace<G>&, const void*, cudaStream_t);
+MSM_FOR_EACH_STAGE_CURVE(MSM_INSTANTIATE)
+#undef MSM_INSTANTIATE
+
+}  // namespace msm::gpu
