@@ -5,9 +5,10 @@
 // double-buffers the uploads on a second stream so that the next upload overlaps the current
 // compute, and a single MSM is a batch of one. When the device is idle at call time, the scalars
 // are uploaded as they are copied, and a large call starts its first piece of points while the
-// rest is still being copied (Plan::first_piece). Calls on one device are serialised by a
-// per-device mutex. A context over several devices (SplitEngine) is one such context per device, each on its
-// share of the bases.
+// rest is still being copied (Plan::first_piece); the next copy (another call's, or the next set
+// of a batch) first queues the rest of that call's pipeline, so the device computes while the
+// calling thread copies. Calls on one device are serialised by a per-device mutex. A context over
+// several devices (SplitEngine) is one such context per device, each on its share of the bases.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -186,17 +187,24 @@ class CudaEngine final : public Engine {
     MSM_CUDA_CHECK(cudaSetDevice(device_));
     if (!pinned_out_.get()) pinned_out_.allocate(2 * W);
     std::vector<X> sums(K * W);
+    // Sets whose whole pipeline a later call-time copy has queued (finish_first_piece) are only
+    // collected; the others run here, in order.
+    std::vector<ScalarSet> sets;
+    std::vector<size_t> at;
+    for (size_t k = 0; k < K; ++k)
+      if (!take_queued(scalars[k].ticket, &sums[k * W])) sets.push_back(scalars[k]), at.push_back(k);
+    const size_t L = sets.size();
     auto t0 = std::chrono::steady_clock::now();
     prof_.mark("start", stream_->s);
-    int b = K > 0 ? place(scalars, 0, -1) : 0;
-    // Set 0's first piece ran at call time if its copy started it and is still in buffer b.
+    int b = L > 0 ? place(sets, 0, -1) : 0;
+    // The first set's first piece ran at call time if its copy started it and is still in buffer b.
     const uint64_t first = first_ticket_;
     const uint32_t from =
-        K > 0 && first != 0 && scalars[0].ticket == first && b == first_buffer_ && slot_ticket_[b] == first
+        L > 0 && first != 0 && sets[0].ticket == first && b == first_buffer_ && slot_ticket_[b] == first
             ? plan_.first_piece
             : 0;
     first_ticket_ = 0;  // this call's pipeline writes over the workspace
-    for (size_t k = 0; k < K; ++k) {
+    for (size_t k = 0; k < L; ++k) {
       MSM_CUDA_CHECK(cudaStreamWaitEvent(stream_->s, staged_[b]->e, 0));
       prof_.mark("upload", stream_->s);
       run(device_scalars(b), consumed_[b]->e, k == 0 ? from : 0);
@@ -204,13 +212,17 @@ class CudaEngine final : public Engine {
       MSM_CUDA_CHECK(cudaMemcpyAsync(out, w_.window_sums, W * sizeof(X), cudaMemcpyDeviceToHost, stream_->s));
       prof_.mark("download", stream_->s);
       MSM_CUDA_CHECK(cudaEventRecord(done_[b]->e, stream_->s));
-      const int next = k + 1 < K ? place(scalars, k + 1, b) : b;  // an upload overlaps compute k
+      const int next = k + 1 < L ? place(sets, k + 1, b) : b;  // an upload overlaps compute k
       MSM_CUDA_CHECK(cudaEventSynchronize(done_[b]->e));
-      std::copy(out, out + W, &sums[k * W]);
+      std::copy(out, out + W, &sums[at[k] * W]);
       const auto t1 = std::chrono::steady_clock::now();
       prof_.report(plan_.n, std::chrono::duration<double, std::milli>(t1 - t0).count());
       t0 = t1;
       b = next;
+    }
+    if (L == 0) {
+      const auto t1 = std::chrono::steady_clock::now();
+      prof_.report(plan_.n, std::chrono::duration<double, std::milli>(t1 - t0).count());
     }
     MSM_CUDA_CHECK(cudaStreamSynchronize(copy_stream_->s));
     for (size_t k = 0; k < K; ++k) q[k] = combine_windows<G>(&sums[k * W], w_.W, w_.c);
@@ -224,31 +236,42 @@ class CudaEngine final : public Engine {
                          const HostBytes::Inspect& inspect) override {
     ticket = 0;
     HostBytes copy = borrow(lender_, bytes);
-    if (!copy.data()) return HostBytes::copy_of(src, bytes, inspect);
+    if (!copy.data()) {
+      finish_pending();
+      return HostBytes::copy_of(src, bytes, inspect);
+    }
     const uint64_t t = new_ticket();
     if (copy_uploading(copy.data(), src, bytes, upload_now, t, inspect)) ticket = t;
     return copy;
   }
 
+  // finish_first_piece, when the device is idle (no call holds it): before a copy that takes no
+  // lent buffer, so that the device computes while it is made.
+  void finish_pending() {
+    std::unique_lock<std::mutex> lock(device_mutex(device_), std::try_to_lock);
+    if (lock.owns_lock() && cudaSetDevice(device_) == cudaSuccess) finish_first_piece();
+  }
+
   // src → dst (pinned host memory, n·32 bytes), whole, always. When upload_now and the device is
   // idle (no call holds it), each chunk is also DMA'd to a device scalar buffer as soon as it is
-  // copied, and that buffer is marked with ticket: true then. Where the plan splits the call and no
-  // earlier call's first piece waits in the workspace, the first piece's points are copied first
-  // and their Alg. 3–5 queued on stream_ before the rest is copied. Each piece is shown to inspect
-  // once copied (again, if a CUDA error makes the copy start over).
+  // copied, and that buffer is marked with ticket: true then. An earlier call's first piece waiting
+  // in the workspace gets the rest of its pipeline queued first (finish_first_piece); then, where
+  // the plan splits the call, this call's first piece is copied first and its Alg. 3–5 queued on
+  // stream_ before the rest is copied. Each piece is shown to inspect once copied (again, if a CUDA
+  // error makes the copy start over).
   bool copy_uploading(uint8_t* dst, const uint8_t* src, size_t bytes, bool upload_now, uint64_t ticket,
                       const HostBytes::Inspect& inspect) {
     std::unique_lock<std::mutex> lock(device_mutex(device_), std::try_to_lock);
-    if (!upload_now || !lock.owns_lock() || bytes != plan_.n * 32 || environment().cuda_upload_pageable ||
-        cudaSetDevice(device_) != cudaSuccess) {
+    const bool idle = lock.owns_lock() && cudaSetDevice(device_) == cudaSuccess;
+    if (idle) finish_first_piece();
+    if (!upload_now || !idle || bytes != plan_.n * 32 || environment().cuda_upload_pageable) {
       HostBytes::copy(dst, src, bytes, inspect);
       return false;
     }
     const int b = eager_slot_;
     eager_slot_ ^= 1;
     slot_ticket_[b] = 0;
-    if (first_buffer_ == b) first_ticket_ = 0;  // its scalars are about to be overwritten
-    const bool split = plan_.first_piece > 0 && first_ticket_ == 0;
+    const bool split = plan_.first_piece > 0;
     const size_t cut = split ? size_t(plan_.first_piece) * 32 : 0;
     uint8_t* d = reinterpret_cast<uint8_t*>(device_scalars(b));
     cudaStream_t cs = copy_stream_->s;
@@ -271,7 +294,8 @@ class CudaEngine final : public Engine {
   Group group() const override { return group_of<G>(); }
   size_t size() const override { return plan_.n; }
   size_t host_memory() const override {
-    return pinned_in_[0].bytes() + pinned_in_[1].bytes() + pinned_out_.bytes() + (lender_ ? lender_->bytes() : 0);
+    return pinned_in_[0].bytes() + pinned_in_[1].bytes() + pinned_out_.bytes() + queued_out_.bytes() +
+           (lender_ ? lender_->bytes() : 0);
   }
   size_t device_memory() const override { return memory_.bytes(); }
   int window_bits() const override { return plan_.c; }
@@ -280,6 +304,56 @@ class CudaEngine final : public Engine {
  private:
   uint32_t* device_scalars(int b) const {
     return reinterpret_cast<uint32_t*>(memory_.get() + plan_.scalars[b].offset);
+  }
+
+  // The first piece waiting in the workspace (first_ticket_), whose whole upload is queued, gets
+  // the rest of its pipeline queued now: the rest, §3.4, and the download of its window sums into a
+  // queued_ entry, which msm_batch then only collects (take_queued). A free entry, else the oldest
+  // (the call it held, if it still comes, runs whole). A failure leaves the set to msm_batch, which
+  // meets the error again.
+  void finish_first_piece() {
+    const uint64_t t = first_ticket_;
+    const int b = first_buffer_;
+    first_ticket_ = 0;
+    if (t == 0 || slot_ticket_[b] != t) return;
+    Queued* e = &queued_[0];
+    for (Queued& c : queued_) {
+      if (c.ticket == 0) {
+        e = &c;
+        break;
+      }
+      if (c.age < e->age) e = &c;
+    }
+    e->ticket = 0;
+    const size_t W = size_t(plan_.W);
+    try {
+      if (!queued_out_.get()) queued_out_.allocate(kQueued * W);
+      if (!e->done) e->done = std::make_unique<Event>();
+      MSM_CUDA_CHECK(cudaStreamWaitEvent(stream_->s, staged_[b]->e, 0));
+      run(device_scalars(b), consumed_[b]->e, plan_.first_piece);
+      MSM_CUDA_CHECK(cudaMemcpyAsync(queued_out_.get() + size_t(e - queued_) * W, w_.window_sums, W * sizeof(X),
+                                     cudaMemcpyDeviceToHost, stream_->s));
+      MSM_CUDA_CHECK(cudaEventRecord(e->done->e, stream_->s));
+      e->ticket = t;
+      e->age = ++queued_age_;
+    } catch (const std::exception&) {
+      cudaGetLastError();
+    }
+  }
+
+  // The window sums of the set with this ticket, if finish_first_piece queued its whole pipeline:
+  // into out, once downloaded (the entry is then free).
+  bool take_queued(uint64_t ticket, X* out) {
+    if (ticket == 0) return false;
+    for (Queued& e : queued_) {
+      if (e.ticket != ticket) continue;
+      e.ticket = 0;
+      MSM_CUDA_CHECK(cudaEventSynchronize(e.done->e));
+      const X* sums = queued_out_.get() + size_t(&e - queued_) * size_t(plan_.W);
+      std::copy(sums, sums + plan_.W, out);
+      return true;
+    }
+    return false;
   }
 
   // The first piece's Alg. 3–5 on stream_ once its scalars are in device buffer b (copy_uploading
@@ -407,9 +481,19 @@ class CudaEngine final : public Engine {
   uint64_t slot_ticket_[2] = {0, 0};
   int eager_slot_ = 0;
   // Guarded by the device mutex: the ticket whose first piece copy_uploading ran (its buckets in the
-  // workspace, the rest to follow in msm_batch; 0: none) and the scalar buffer it read.
+  // workspace, the rest to follow; 0: none) and the scalar buffer it read; the sets whose whole
+  // pipeline a later copy queued (finish_first_piece), each with its window sums' download.
   uint64_t first_ticket_ = 0;
   int first_buffer_ = -1;
+  struct Queued {
+    uint64_t ticket = 0;  // 0: free
+    uint64_t age = 0;
+    std::unique_ptr<Event> done;  // the download of its sums is done
+  };
+  static constexpr int kQueued = 4;
+  Queued queued_[kQueued];
+  PinnedBuffer<X> queued_out_;  // [kQueued·W] their window sums
+  uint64_t queued_age_ = 0;
   // Per scalar buffer b: its upload is done (staged), its recode has read it (consumed), and the
   // window sums of the MSM that used it are on the host (done).
   std::unique_ptr<Event> staged_[2], consumed_[2], done_[2];
@@ -521,7 +605,10 @@ class SplitEngine final : public Engine {
                          const HostBytes::Inspect& inspect) override {
     ticket = 0;
     HostBytes copy = borrow(lender_, bytes);
-    if (!copy.data()) return HostBytes::copy_of(src, bytes, inspect);
+    if (!copy.data()) {
+      for (auto& s : shares_) s->finish_pending();
+      return HostBytes::copy_of(src, bytes, inspect);
+    }
     const uint64_t t = new_ticket();
     std::atomic<bool> any{false};
     // CUDA failures here only cost the early upload (copy_uploading still copies); what can throw
