@@ -34,8 +34,8 @@ function checkLayout(p: ContextPlan, n: number): void {
     recodeTable: (2 ** p.c + 1) * 4,
     scalars0: n * 32,
     scalars1: n * 32,
-    // also the buckets of a later piece (engine.cu), once the sort has read it
-    keysIn: Math.max(p.W * n * 4, p.W * p.M * run),
+    // also the buckets of a later piece where the plan splits calls (engine.cu), once the sort has read it
+    keysIn: p.firstPiece > 0 ? Math.max(p.W * n * 4, p.W * p.M * run) : p.W * n * 4,
     valsIn: p.W * n * 4,
     keys: p.W * n * 4,
     vals: p.W * n * 4,

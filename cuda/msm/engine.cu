@@ -199,10 +199,8 @@ class CudaEngine final : public Engine {
     int b = L > 0 ? place(sets, 0, -1) : 0;
     // The first set's first piece ran at call time if its copy started it and is still in buffer b.
     const uint64_t first = first_ticket_;
-    const uint32_t from =
-        L > 0 && first != 0 && sets[0].ticket == first && b == first_buffer_ && slot_ticket_[b] == first
-            ? plan_.first_piece
-            : 0;
+    const bool ran = L > 0 && first != 0 && sets[0].ticket == first && slot_ticket_[b] == first;
+    const uint32_t from = ran ? plan_.first_piece : 0;
     first_ticket_ = 0;  // this call's pipeline writes over the workspace
     for (size_t k = 0; k < L; ++k) {
       MSM_CUDA_CHECK(cudaStreamWaitEvent(stream_->s, staged_[b]->e, 0));

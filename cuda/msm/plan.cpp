@@ -211,7 +211,8 @@ Plan make_plan(const PlanInput& in) {
   p.table = l.take(size_t(tau + 1) * n * cv.affine);
   p.recode_table = l.take(size_t(table_size(c)) * 4);
   for (Region& r : p.scalars) r = l.take(n * kScalarWords * 4);
-  p.keys_in = l.take(std::max(W * n * 4, W * M * run));  // also a later piece's buckets
+  // keys_in also holds a later piece's buckets where calls are split
+  p.keys_in = l.take(p.first_piece > 0 ? std::max(W * n * 4, W * M * run) : W * n * 4);
   p.vals_in = l.take(W * n * 4);
   p.keys = l.take(W * n * 4);
   p.vals = l.take(W * n * 4);

@@ -59,7 +59,7 @@ struct Plan {
   Region scalars[2];    // [n × 32 B] each: the scalars of the MSM running and of the next upload
   Region keys_in, vals_in, keys, vals;  // [W·n] u32 each: bucket and point|EXP|SIGN, before / after the sort
                                         // keys_in, free after the sort, also holds a later piece's
-                                        // [W·M] buckets (sized for the larger of the two)
+                                        // [W·M] buckets where first_piece > 0 (sized for both)
   Region sort_temp;     // CUB's temporary storage for one sort (g windows)
   Region buffer;        // [W·slots] XYZZ (constant time: homogeneous) Alg. 4 runs
   Region buf_offset, buf_used;  // [W·T] u32 (Alg. 4 buffer_offset, buffer_used)
