@@ -107,6 +107,11 @@ struct alignas(P::N % 2 == 0 ? 16 : 8) Fp {
     return select(carry != 0 || borrow == 0, t, r);
   }
   MSM_HD MSM_INLINE friend Fp operator+(const Fp& a, const Fp& b) {
+#if defined(__CUDA_ARCH__) && defined(MSM_FF_HAVE_PTX)
+    Fp r;
+    device_add_mod<P>(w32(r), w32(a), w32(b));
+    return r;
+#else
 #if defined(MSM_X86_ASM)
     if constexpr ((N == 4 || N == 6) && P::modulus::at(N - 1) < (1ull << 62)) {
       Fp r;
@@ -121,8 +126,14 @@ struct alignas(P::N % 2 == 0 ? 16 : 8) Fp {
     uint64_t carry = 0;
     MSM_UNROLL for (int i = 0; i < N; ++i) r.limb[i] = adc(a.limb[i], b.limb[i], carry);
     return reduce_once(r, carry);
+#endif
   }
   MSM_HD MSM_INLINE friend Fp operator-(const Fp& a, const Fp& b) {
+#if defined(__CUDA_ARCH__) && defined(MSM_FF_HAVE_PTX)
+    Fp r;
+    device_sub_mod<P>(w32(r), w32(a), w32(b));
+    return r;
+#else
 #if defined(MSM_X86_ASM)
     if constexpr ((N == 4 || N == 6) && P::modulus::at(N - 1) < (1ull << 62)) {
       Fp r;
@@ -140,6 +151,7 @@ struct alignas(P::N % 2 == 0 ? 16 : 8) Fp {
     uint64_t carry = 0;
     MSM_UNROLL for (int i = 0; i < N; ++i) r.limb[i] = adc(r.limb[i], P::modulus::at(i) & m, carry);
     return r;
+#endif
   }
   MSM_HD MSM_INLINE Fp operator-() const { return zero() - *this; }
   MSM_HD MSM_INLINE Fp dbl() const { return *this + *this; }
@@ -219,6 +231,7 @@ struct alignas(P::N % 2 == 0 ? 16 : 8) Fp {
     return r;
   }
   __device__ __forceinline__ static uint32_t* w32(Fp& x) { return reinterpret_cast<uint32_t*>(x.limb); }
+  __device__ __forceinline__ static const uint32_t* w32(const Fp& x) { return reinterpret_cast<const uint32_t*>(x.limb); }
 #endif
 
   // Montgomery product a·b·R⁻¹ mod p by coarsely integrated operand scanning (CIOS; Koç, Acar,

@@ -1,7 +1,8 @@
-// Device Montgomery multiplication and squaring over 32-bit limbs with PTX carry chains.
+// Device Montgomery multiplication and squaring, and modular addition and subtraction, over 32-bit
+// limbs with PTX carry chains.
 //
-// field.hpp includes this file under nvcc and, seeing MSM_FF_HAVE_PTX, routes Fp::operator* and
-// Fp::sqr on the device here. The field element's memory is the little-endian uint64_t limb[N]
+// field.hpp includes this file under nvcc and, seeing MSM_FF_HAVE_PTX, routes Fp::operator*,
+// Fp::sqr, + and − on the device here. The field element's memory is the little-endian uint64_t limb[N]
 // array, viewed as n = 2N little-endian 32-bit words.
 //
 // Multiplication: coarsely integrated operand scanning (CIOS; Koç, Acar, Kaliski, IEEE Micro 1996)
@@ -303,6 +304,36 @@ __device__ __forceinline__ void device_mont_mul_add4(uint32_t* r, const uint32_t
 template <class P>
 __device__ __forceinline__ void device_mont_sqr(uint32_t* r, const uint32_t* a) {
   device_mont_sqr_eo<P>(r, a);
+}
+
+// r = a + b mod p for a, b < p: one carry chain and final_sub (a + b < 2p < 2^(32n), so nothing
+// carries out of the top word), 3n + 1 instructions. The portable path of field.hpp (64-bit limbs,
+// carries recovered by comparisons) took ~10 per 64-bit limb and step; ncu counted ~1,300 such
+// instructions per complete addition (RCB Alg. 8) in the constant-time accumulation.
+template <class P>
+__device__ __forceinline__ void device_add_mod(uint32_t* r, const uint32_t* a, const uint32_t* b) {
+  constexpr int n = 2 * P::N;
+  static_assert(P::modulus::at32(n - 1) < (1u << 31), "device_add_mod needs 2p < 2^(32n)");
+  uint32_t t[n];
+  t[0] = ptx::add_cc(a[0], b[0]);
+#pragma unroll
+  for (int j = 1; j < n; ++j) t[j] = ptx::addc_cc(a[j], b[j]);
+  ptx::final_sub<P, n>(r, t);
+}
+// r = a − b mod p for a, b < p: one borrow chain, then p masked by the borrow added back.
+template <class P>
+__device__ __forceinline__ void device_sub_mod(uint32_t* r, const uint32_t* a, const uint32_t* b) {
+  constexpr int n = 2 * P::N;
+  uint32_t t[n], q[n];
+  t[0] = ptx::sub_cc(a[0], b[0]);
+#pragma unroll
+  for (int j = 1; j < n; ++j) t[j] = ptx::subc_cc(a[j], b[j]);
+  const uint32_t borrow = ptx::subc(0, 0);  // 0xffffffff when a < b
+#pragma unroll
+  for (int j = 0; j < n; ++j) q[j] = P::modulus::at32(j) & borrow;
+  r[0] = ptx::add_cc(t[0], q[0]);
+#pragma unroll
+  for (int j = 1; j < n; ++j) r[j] = ptx::addc_cc(t[j], q[j]);
 }
 
 }  // namespace msm::ff

@@ -12,7 +12,8 @@ namespace msm::gpu {
 namespace {
 
 template <class F>
-__global__ void field_kernel(const F* a, const F* b, F* mul, F* sqr, F* portable, F* mul_add, F* mul_add4, size_t n) {
+__global__ void field_kernel(const F* a, const F* b, F* mul, F* sqr, F* portable, F* mul_add, F* mul_add4, F* add,
+                             F* sub, F* neg, size_t n) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   mul[i] = a[i] * b[i];               // ptx.cuh device_mont_mul
@@ -21,6 +22,9 @@ __global__ void field_kernel(const F* a, const F* b, F* mul, F* sqr, F* portable
   const size_t k = (i + 1) % n;
   mul_add[i] = F::mul_add(a[i], b[i], b[k], a[k]);  // ptx.cuh device_mont_mul_add
   mul_add4[i] = F::mul_add4(a[i], b[i], b[k], a[k], a[k], a[k], b[i], b[k]);  // device_mont_mul_add4
+  add[i] = a[i] + b[i];  // ptx.cuh device_add_mod
+  sub[i] = a[i] - b[i];  // ptx.cuh device_sub_mod
+  neg[i] = -a[i];
 }
 
 template <class F>
@@ -61,18 +65,22 @@ FieldSelftest run(size_t count, uint64_t seed) {
   while (a.size() < count) a.push_back(random_element<F>(rng)), b.push_back(random_element<F>(rng));
   const size_t n = a.size();
 
-  DeviceBuffer<F> da(n), db(n), dm(n), ds(n), dp(n), dma(n), dma4(n);
+  DeviceBuffer<F> da(n), db(n), dm(n), ds(n), dp(n), dma(n), dma4(n), dadd(n), dsub(n), dneg(n);
   MSM_CUDA_CHECK(cudaMemcpy(da.get(), a.data(), n * sizeof(F), cudaMemcpyHostToDevice));
   MSM_CUDA_CHECK(cudaMemcpy(db.get(), b.data(), n * sizeof(F), cudaMemcpyHostToDevice));
-  field_kernel<F><<<blocks_for(n, 128), 128>>>(da.get(), db.get(), dm.get(), ds.get(), dp.get(), dma.get(), dma4.get(), n);
+  field_kernel<F><<<blocks_for(n, 128), 128>>>(da.get(), db.get(), dm.get(), ds.get(), dp.get(), dma.get(), dma4.get(),
+                                                dadd.get(), dsub.get(), dneg.get(), n);
   MSM_LAUNCH_CHECK("field_kernel");
   MSM_CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<F> m(n), s(n), p(n), ma(n), ma4(n);
+  std::vector<F> m(n), s(n), p(n), ma(n), ma4(n), ad(n), su(n), ne(n);
   MSM_CUDA_CHECK(cudaMemcpy(m.data(), dm.get(), n * sizeof(F), cudaMemcpyDeviceToHost));
   MSM_CUDA_CHECK(cudaMemcpy(s.data(), ds.get(), n * sizeof(F), cudaMemcpyDeviceToHost));
   MSM_CUDA_CHECK(cudaMemcpy(p.data(), dp.get(), n * sizeof(F), cudaMemcpyDeviceToHost));
   MSM_CUDA_CHECK(cudaMemcpy(ma.data(), dma.get(), n * sizeof(F), cudaMemcpyDeviceToHost));
   MSM_CUDA_CHECK(cudaMemcpy(ma4.data(), dma4.get(), n * sizeof(F), cudaMemcpyDeviceToHost));
+  MSM_CUDA_CHECK(cudaMemcpy(ad.data(), dadd.get(), n * sizeof(F), cudaMemcpyDeviceToHost));
+  MSM_CUDA_CHECK(cudaMemcpy(su.data(), dsub.get(), n * sizeof(F), cudaMemcpyDeviceToHost));
+  MSM_CUDA_CHECK(cudaMemcpy(ne.data(), dneg.get(), n * sizeof(F), cudaMemcpyDeviceToHost));
 
   FieldSelftest r;
   for (size_t i = 0; i < n; ++i) {
@@ -80,6 +88,7 @@ FieldSelftest run(size_t count, uint64_t seed) {
     const F want_m = F::mont_mul(a[i], b[i]), want_s = F::mont_mul(a[i], a[i]);
     const F want_ma = want_m + F::mont_mul(b[k], a[k]);
     const F want_ma4 = want_ma + F::mont_mul(a[k], a[k]) + F::mont_mul(b[i], b[k]);
+    const F want_add = a[i] + b[i], want_sub = a[i] - b[i], want_neg = -a[i];
     const struct {
       const char* what;
       const F& got;
@@ -88,7 +97,10 @@ FieldSelftest run(size_t count, uint64_t seed) {
                   {"sqr", s[i], want_s},
                   {"portable", p[i], want_m},
                   {"mul_add", ma[i], want_ma},
-                  {"mul_add4", ma4[i], want_ma4}};
+                  {"mul_add4", ma4[i], want_ma4},
+                  {"add", ad[i], want_add},
+                  {"sub", su[i], want_sub},
+                  {"neg", ne[i], want_neg}};
     for (const auto& c : checks) {
       ++r.checked;
       if (c.got != c.want) {
