@@ -81,6 +81,15 @@ class PinnedLender final : public BytesLender {
   std::vector<uint8_t*> free_;
 };
 
+// How many buffers of `bytes` a context lends: two, so that a call is copied while the previous one
+// runs; a small context up to 8 within 64 MiB, so that a msmBatch of up to 8 sets is copied whole into
+// pinned memory (with two, sets 3 … 8 went to pageable memory and were staged again at upload: a
+// batch of 8 at BN254 2^16 took 1.4× separate calls per MSM, bench/gpu-notes.md).
+int lent_buffers(size_t bytes) {
+  constexpr size_t kBudget = size_t(64) << 20;
+  return int(std::clamp<size_t>(kBudget / bytes, 2, 8));
+}
+
 // One of lender's buffers for a call-time copy of `bytes`, or an empty HostBytes where there is
 // no lender, the size is not its size, or none is free.
 HostBytes borrow(const std::shared_ptr<PinnedLender>& lender, size_t bytes) {
@@ -156,8 +165,8 @@ class CudaEngine final : public Engine {
     MSM_CUDA_CHECK(cudaMemcpyAsync(table, pts.limbs.data(), size_t(plan_.n) * sizeof(A), cudaMemcpyHostToDevice,
                                    stream_->s));
     build_table<G>(table, plan_.n, plan_.tau, stream_->s);
-    // Two: a call can be copied while the previous one runs (and msmBatch's first two sets).
-    if (lend && plan_.n * 32 >= kSlice) lender_ = std::make_shared<PinnedLender>(plan_.n * 32, 2);
+    if (lend && plan_.n * 32 >= kSlice)
+      lender_ = std::make_shared<PinnedLender>(plan_.n * 32, lent_buffers(plan_.n * 32));
     MSM_CUDA_CHECK(cudaStreamSynchronize(stream_->s));
     std::vector<uint64_t>().swap(pts.limbs);
   }
@@ -580,7 +589,7 @@ class SplitEngine final : public Engine {
       shares_[i] = std::make_unique<Share>(id, std::move(part), o, false);
     });
     std::vector<uint64_t>().swap(pts.limbs);
-    if (n_ * 32 >= (size_t(1) << 20)) lender_ = std::make_shared<PinnedLender>(n_ * 32, 2);
+    if (n_ * 32 >= (size_t(1) << 20)) lender_ = std::make_shared<PinnedLender>(n_ * 32, lent_buffers(n_ * 32));
   }
 
   void msm_batch(const std::vector<ScalarSet>& scalars, size_t n, uint8_t* outs) override {
