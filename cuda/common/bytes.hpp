@@ -125,15 +125,15 @@ class HostBytes {
     return b;
   }
 
-  // fn(lo, hi) over [0, size) in one contiguous range per thread, on up to kMaxThreads threads,
-  // every boundary but size a multiple of kUnit. Below kSlice per thread, starting a thread costs
-  // more than it saves.
+  // fn(lo, hi) over [0, size) in one contiguous range per thread, on up to kMaxThreads kept
+  // threads (KeptThreads: a wake-up, not a thread start), every boundary but size a multiple of
+  // kUnit, at least kPiece per thread.
   template <class Fn>
   static void split(size_t size, Fn&& fn) {
     const unsigned hc = std::thread::hardware_concurrency();
     const size_t units = (size + kUnit - 1) / kUnit;
-    parallel_ranges(units, int(std::min(hc ? hc : 1u, kMaxThreads)), kSlice / kUnit,
-                    [&](size_t a, size_t b) { fn(a * kUnit, std::min(size, b * kUnit)); });
+    kept_ranges(units, int(std::min(hc ? hc : 1u, kMaxThreads)), kPiece / kUnit,
+                [&](size_t a, size_t b) { fn(a * kUnit, std::min(size, b * kUnit)); });
   }
 
   // [lo, hi) of src into dst at the same offsets, kPiece by kPiece, each piece inspected once written.
@@ -162,7 +162,7 @@ class HostBytes {
   static void recycle(uint8_t* p, size_t capacity) { Free{capacity, nullptr}(p); }
 
  private:
-  static constexpr size_t kHuge = size_t(2) << 20, kLarge = size_t(4) << 20, kSlice = size_t(2) << 20;
+  static constexpr size_t kHuge = size_t(2) << 20, kLarge = size_t(4) << 20;
   // The H100 host (16 cores) copied 512 MiB into pinned memory in 13 ms on 16 threads, 17 ms on 8
   // (bench/gpu-notes.md): one core's share of the bandwidth is the limit there, not the memory.
   static constexpr unsigned kMaxThreads = 16;

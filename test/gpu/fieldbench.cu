@@ -9,6 +9,7 @@
 
 #include "../../cuda/curves/bls12_381.hpp"
 #include "../../cuda/curves/bn254.hpp"
+#include "../../cuda/ec/xyzz.hpp"
 
 using namespace msm;
 
@@ -94,7 +95,124 @@ void bench_mul(const char* what) {
   cudaFree(io);
 }
 
+// Two independent products, their CIOS steps interleaved chain by chain (each carry chain whole,
+// as the carry flag is one): does the warp overlap them?
+template <class P>
+__device__ __forceinline__ void mul_x2(uint32_t* r1, const uint32_t* a1, const uint32_t* b1, uint32_t* r2,
+                                       const uint32_t* a2, const uint32_t* b2) {
+  constexpr int n = 2 * P::N;
+  uint32_t bb1[n], bb2[n], pp[n];
+#pragma unroll
+  for (int j = 0; j < n; ++j) bb1[j] = b1[j], bb2[j] = b2[j], pp[j] = P::modulus::at32(j);
+  using T = msm::ff::ptx::TwoSums<P>;
+  T t1, t2;
+  auto step = [&](uint32_t* E1, uint32_t* O1, uint32_t* E2, uint32_t* O2, int i) {
+    T::add_even(E1, a1[i], bb1);
+    T::add_even(E2, a2[i], bb2);
+    T::add_odd(O1, a1[i], bb1);
+    T::add_odd(O2, a2[i], bb2);
+    const uint32_t m1 = (E1[0] + O1[0] + t1.carry) * P::inv32, m2 = (E2[0] + O2[0] + t2.carry) * P::inv32;
+    T::add_even(E1, m1, pp);
+    T::add_even(E2, m2, pp);
+    T::add_odd(O1, m1, pp);
+    T::add_odd(O2, m2, pp);
+    t1.carry = (E1[0] | O1[0] | t1.carry) != 0;
+    t2.carry = (E2[0] | O2[0] | t2.carry) != 0;
+#pragma unroll
+    for (int j = 0; j < n; ++j) E1[j] = E1[j + 1], O1[j] = O1[j + 1], E2[j] = E2[j + 1], O2[j] = O2[j + 1];
+    E1[n] = O1[n] = E2[n] = O2[n] = 0;
+  };
+#pragma unroll
+  for (int i = 0; i < n; i += 2) {
+    step(t1.X, t1.Y, t2.X, t2.Y, i);
+    step(t1.Y, t1.X, t2.Y, t2.X, i + 1);
+  }
+  t1.template finish<1>(r1);
+  t2.template finish<1>(r2);
+}
+
+// Latency on one warp (the latency-bound stages at small n: Alg. 5's chains, §3.4's rounds): clock
+// cycles per step of a dependent chain. V = 0: x ← x·y; 1: two independent products per step
+// (x ← x·y, z ← z·w: does ptxas overlap them?); 2: x ← x²; 3: the XYZZ addition add-2008-s;
+// 4: the mixed addition madd-2008-s.
+template <class G, int V>
+__global__ void latency_chain(typename G::field* io, int iters, long long* cycles) {
+  using F = typename G::field;
+  using X = ec::XYZZ<F>;
+  const int t = threadIdx.x;
+  F x = io[t], y = io[32 + t], z = io[64 + t], w = io[96 + t];
+  X acc{x, y, z, w};
+  const X q{w, z, y, x};
+  const ec::Affine<F> a{z, w};
+  const long long t0 = clock64();
+  for (int i = 0; i < iters; ++i) {
+    if constexpr (V == 0) x = x * y;
+    else if constexpr (V == 1) x = x * y, z = z * w;
+    else if constexpr (V == 2) x = x.sqr();
+    else if constexpr (V == 3) acc = acc.add(q);
+    else if constexpr (V == 4) acc = acc.add(a);
+    else {
+      F x2, z2;
+      mul_x2<typename F::params>(reinterpret_cast<uint32_t*>(x2.limb), reinterpret_cast<const uint32_t*>(x.limb),
+                                 reinterpret_cast<const uint32_t*>(y.limb), reinterpret_cast<uint32_t*>(z2.limb),
+                                 reinterpret_cast<const uint32_t*>(z.limb), reinterpret_cast<const uint32_t*>(w.limb));
+      x = x2, z = z2;
+    }
+  }
+  const long long t1 = clock64();
+  io[t] = x + z + acc.X + acc.ZZ;
+  if (t == 0) *cycles = t1 - t0;
+}
+
+template <class G, int V>
+void bench_latency(const char* what) {
+  using F = typename G::field;
+  std::vector<F> h(128);
+  std::mt19937_64 rng(2);
+  for (auto& x : h) {
+    for (int i = 0; i < F::N; ++i) x.limb[i] = rng();
+    x.limb[F::N - 1] >>= 8;
+  }
+  F* io = nullptr;
+  long long* cycles = nullptr;
+  cudaMalloc(&io, h.size() * sizeof(F));
+  cudaMalloc(&cycles, sizeof(long long));
+  cudaMemcpy(io, h.data(), h.size() * sizeof(F), cudaMemcpyHostToDevice);
+  const int iters = 1000;
+  latency_chain<G, V><<<1, 32>>>(io, 10, cycles);
+  latency_chain<G, V><<<1, 32>>>(io, iters, cycles);
+  long long c = 0;
+  cudaMemcpy(&c, cycles, sizeof c, cudaMemcpyDeviceToHost);
+  cudaFuncAttributes fa;
+  cudaFuncGetAttributes(&fa, latency_chain<G, V>);
+  // V = 5 must give V = 1's outputs (same inputs, same chains).
+  std::vector<F>& two = reference<F>();
+  std::vector<F> out(32);
+  cudaMemcpy(io, h.data(), h.size() * sizeof(F), cudaMemcpyHostToDevice);
+  latency_chain<G, V><<<1, 32>>>(io, 7, cycles);
+  cudaMemcpy(out.data(), io, 32 * sizeof(F), cudaMemcpyDeviceToHost);
+  if (V == 1) two = out;
+  const char* same = V != 5 ? "" : out == two ? ", matches two muls" : ", DIFFERS from two muls";
+  std::printf("latency %-9s %-12s regs=%3d  %.0f cycles per step (%s%s)\n", G::name, what, fa.numRegs,
+              double(c) / iters, cudaGetErrorString(cudaGetLastError()), same);
+  std::fflush(stdout);
+  cudaFree(io);
+  cudaFree(cycles);
+}
+
 int main() {
+  bench_latency<curves::bn254::g1, 0>("mul");
+  bench_latency<curves::bn254::g1, 1>("two muls");
+  bench_latency<curves::bn254::g1, 5>("two muls x2");
+  bench_latency<curves::bn254::g1, 2>("sqr");
+  bench_latency<curves::bn254::g1, 3>("add-2008-s");
+  bench_latency<curves::bn254::g1, 4>("madd-2008-s");
+  bench_latency<curves::bls12_381::g1, 0>("mul");
+  bench_latency<curves::bls12_381::g1, 1>("two muls");
+  bench_latency<curves::bls12_381::g1, 5>("two muls x2");
+  bench_latency<curves::bls12_381::g1, 2>("sqr");
+  bench_latency<curves::bls12_381::g1, 3>("add-2008-s");
+  bench_latency<curves::bls12_381::g1, 4>("madd-2008-s");
     bench_mul<curves::bn254::g1, 1>("cios64");
   bench_mul<curves::bn254::g1, 0>("ptx-mul");
   bench_mul<curves::bn254::g1, 2>("ptx-sqr");
