@@ -395,4 +395,21 @@ describe('§3.4 layered reduction schedule (cuda/msm/reduce.cuh)', () => {
       }
     }
   });
+  test('block-local rounds: the first b rounds of each phase group by group, groups in either order', () => {
+    for (const c of [3, 5, 9, 12, 15]) {
+      const M = 2 ** (c - 2);
+      const B = Array.from({ length: M }, () => rng.bits(64));
+      let q = 0n;
+      for (let p = 0; p < M; p++) q = (q + BigInt(2 * p + 1) * B[p]) & MASK64;
+      const total = B.reduce((a, x) => (a + x) & MASK64, 0n);
+      for (const l of [0, 1, Math.max(0, c - 4)]) {
+        if (l > c - 2) continue;
+        for (let b = 0; b <= c - 2 - l; b++) {
+          const got = T().reduceIntegers(c, BigUint64Array.from(B), (b + l) % 2 === 1, l, b);
+          check(got.q === q, () => `c=${c} l=${l} b=${b}: Q ${got.q} ≠ ${q}`);
+          check(got.bhat1 === total, () => `c=${c} l=${l} b=${b}: B̂_1`);
+        }
+      }
+    }
+  });
 });

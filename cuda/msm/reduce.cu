@@ -1,6 +1,6 @@
 // Bucket reduction, Chen et al. §3.4: for large windows first the chunk level (chunk_kernel, one
 // thread per chunk of 2^l buckets), then one cooperative launch (grid = co-resident blocks from the
-// occupancy API × SMs, grid-wide barriers between rounds): the layered suffix sums, B̂_1 saved, the
+// occupancy API × SMs; block barriers between the first rounds, grid barriers after): the layered suffix sums, B̂_1 saved, the
 // summation tree, then Q_j = 2^l·(2·Σ B̂ − B̂_1) + Σ D per window (schedule in reduce.cuh). Additions are
 // add-2008-s (12M + 2S), the doubling dbl-2008-s-1; in the constant-time mode the buckets are
 // homogeneous and every step is a complete formula (RCB Alg. 7 and 9), so no step branches on O or
@@ -53,7 +53,9 @@ MSM_HD MSM_INLINE Rounds<X> rounds_of(const Workspace<G>& w) {
 }
 
 // The layered rounds and the summation tree over rounds_of(w), the tree also summing the D_k when
-// there are some.
+// there are some. Rounds 1 … b of each phase run block-locally (reduce.cuh local_rounds: a block's
+// 2^kRedLog threads cover whole groups of 2^b positions), the rest with grid barriers: 2(log2 K − b) + 2
+// grid barriers in all. B̂_1 is saved by the thread whose first tree task writes position 0.
 template <class G, class X>
 __global__ void __launch_bounds__(kRedBlock) reduce_kernel(Workspace<G> w) {
   const Rounds<X> in = rounds_of<X>(w);
@@ -66,9 +68,23 @@ __global__ void __launch_bounds__(kRedBlock) reduce_kernel(Workspace<G> w) {
   const uint32_t K = 1u << log_k;
   const uint64_t W = uint64_t(w.W);
   const int arrays = rest ? 2 : 1;
+  const int b = local_rounds(log_k, kRedLog);
+  const uint64_t span = uint64_t(gridDim.x) * blockDim.x;
 
   const uint32_t half = layered_tasks(log_k);
-  for (int r = 1; r <= log_k; ++r) {
+  for (uint64_t base = uint64_t(blockIdx.x) * blockDim.x; base < W * half; base += span) {
+    const uint64_t t = base + threadIdx.x;
+    for (int r = 1; r <= b; ++r) {
+      if (t < W * half) {
+        X* B = buckets + (t / half) * K;
+        const Task k = layered_task(log_k, r, uint32_t(t % half));
+        B[k.dst] = B[k.dst].add(B[k.src]);
+      }
+      __syncthreads();
+    }
+  }
+  grid.sync();
+  for (int r = b + 1; r <= log_k; ++r) {
     for (uint64_t t = gtid; t < W * half; t += gsize) {
       X* B = buckets + (t / half) * K;
       const Task k = layered_task(log_k, r, uint32_t(t % half));
@@ -76,9 +92,27 @@ __global__ void __launch_bounds__(kRedBlock) reduce_kernel(Workspace<G> w) {
     }
     grid.sync();
   }
-  for (uint64_t j = gtid; j < W; j += gsize) bhat1[j] = buckets[j * K];
+  // Tree, block-local: thread t is lane t mod 2^(b−1) of group t / 2^(b−1), groups numbered over
+  // (array, window, group of the window).
+  const uint32_t lanes = b > 0 ? 1u << (b - 1) : 1u, per_window = K >> b;
+  const uint64_t tree_threads = uint64_t(arrays) * W * per_window * lanes;
+  for (uint64_t base = uint64_t(blockIdx.x) * blockDim.x; base < tree_threads; base += span) {
+    const uint64_t t = base + threadIdx.x, gi = t / lanes;
+    const bool on = t < tree_threads;
+    const uint32_t i = uint32_t(t % lanes), g = uint32_t(gi % per_window);
+    const uint64_t a = gi / (W * per_window), j = (gi / per_window) % W;
+    X* B = (on && a ? rest : buckets) + (on ? j * K : 0);
+    if (on && a == 0 && g == 0 && i == 0) bhat1[j] = B[0];
+    for (int r = 1; r <= b; ++r) {
+      if (on && tree_local_active(b, r, i)) {
+        const Task k = tree_local_task(b, r, g, i);
+        B[k.dst] = B[k.dst].add(B[k.src]);
+      }
+      __syncthreads();
+    }
+  }
   grid.sync();
-  for (int r = 1; r <= log_k; ++r) {
+  for (int r = b + 1; r <= log_k; ++r) {
     const uint32_t per = tree_tasks(log_k, r);
     for (uint64_t t = gtid; t < arrays * W * per; t += gsize) {
       const uint64_t a = t / (W * per), u = t % (W * per);

@@ -53,6 +53,21 @@ MSM_HD MSM_INLINE Task tree_task(int r, uint32_t t) {
 }
 MSM_HD MSM_INLINE uint32_t tree_tasks(int log_m, int r) { return (1u << log_m) >> r; }
 
+// Block-local rounds. Rounds r ≤ b of either phase stay inside aligned groups of G = 2^b positions:
+// layered tasks t ∈ [g·2^(b−1), (g+1)·2^(b−1)) read and write only the k-th to last positions for
+// k ∈ (g·G, (g+1)·G], and the tree's round-r tasks u ∈ [g·2^(b−r), (g+1)·2^(b−r)) only positions
+// [g·G, (g+1)·G). So a block whose threads cover whole groups runs those rounds with block barriers,
+// and only rounds b+1 … log2 K need the grid's (a grid barrier costs ~6 µs on the H100, about one
+// BN254 addition: 44 % of the rounds' stalls at 2^16, bench/gpu-notes.md).
+MSM_HD MSM_INLINE int local_rounds(int log_k, int log_threads) {
+  return log_k < log_threads + 1 ? log_k : log_threads + 1;
+}
+// Tree round r ≤ b, lane i of group g: a task while i < 2^(b−r).
+MSM_HD MSM_INLINE bool tree_local_active(int b, int r, uint32_t i) { return i < (1u << (b - r)); }
+MSM_HD MSM_INLINE Task tree_local_task(int b, int r, uint32_t g, uint32_t i) {
+  return tree_task(r, (g << (b - r)) + i);
+}
+
 // The chunk level for one chunk B[0, 2^l) (X: a point type with add, dbl and negation, or an
 // integer stand-in in the host tests): *R = Σ_i B_i and *D = Σ_i (2i + 1 − 2^l)·B_i, by the running
 // sum from the top (s = Σ_{q ≥ i} B_q, t = Σ_i (i+1)·B_i): 2(L − 1) additions, then

@@ -63,6 +63,7 @@ constexpr int kTableMaxBatch = 32;         // points per thread sharing one inve
 constexpr unsigned kAggBlock = 128;        // aggregate.cu: one thread per bucket
 constexpr unsigned kHeavyBlock = 128;      // aggregate.cu: one block per heavy bucket
 constexpr unsigned kCtBlock = 128;         // ct_aggregate.cu: one thread per group of four
-constexpr unsigned kRedBlock = 128;        // reduce.cu: grid-stride over the rounds' tasks
+constexpr int kRedLog = 7;                 // reduce.cu: blocks of 2^7 threads, grid-stride over the rounds'
+constexpr unsigned kRedBlock = 1u << kRedLog;  // tasks; the first 8 rounds of each phase block-local
 
 }  // namespace msm::gpu

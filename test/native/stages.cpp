@@ -216,18 +216,23 @@ struct IntPoint {
   IntPoint operator-() const { return {0 - v}; }
 };
 
-// reduceIntegers(c, buckets: BigUint64Array(2^(c−2)), reverse, l = 0) → { suffix, bhat1, total, q }:
-// the reduction's sequence on integers mod 2^64: for l > 0 the chunk level (chunk_sums per chunk of
-// 2^l buckets), then on the 2^(c−2−l) chunk sums (or the buckets) the layered rounds, B̂_1 saved, the
-// tree (also over the D_k), and Q = window_sum; each round's tasks in order or in reverse (they must
-// be independent). suffix, bhat1 and total are those of the points the layered rounds ran on.
+// reduceIntegers(c, buckets: BigUint64Array(2^(c−2)), reverse, l = 0, b = 0) → { suffix, bhat1, total,
+// q }: the reduction's sequence on integers mod 2^64, as reduce_kernel runs it: for l > 0 the chunk
+// level (chunk_sums per chunk of 2^l buckets), then on the 2^(c−2−l) chunk sums (or the buckets) the
+// layered rounds, B̂_1 saved, the tree (also over the D_k), and Q = window_sum. Rounds 1 … b of each
+// phase run group by group (reduce.cuh local_rounds: all of a group's rounds before the next group's,
+// as one block runs them), the rest round by round; groups and tasks in order or in reverse (a
+// group must touch only its own positions, a round's tasks must be independent). suffix, bhat1 and
+// total are those of the points the layered rounds ran on.
 Napi::Value reduce_integers(const Napi::CallbackInfo& cb) {
   const int c = window_arg(cb, 0);
   auto in = typed_arg<Napi::BigUint64Array>(cb, 1, "buckets");
   const bool reverse = cb.Length() > 2 && cb[2].ToBoolean();
   const int l = cb.Length() > 3 ? int(u32_arg(cb, 3, "l")) : 0;
+  const int b = cb.Length() > 4 ? int(u32_arg(cb, 4, "b")) : 0;
   const int log_m = gpu::log2_buckets(c);
   if (l > log_m) fail(cb.Env(), "l must be at most c − 2");
+  if (b > log_m - l) fail(cb.Env(), "b must be at most c − 2 − l");
   const uint32_t M = 1u << log_m;
   if (in.ElementLength() != M) fail(cb.Env(), "expected 2^(c−2) buckets");
   std::vector<IntPoint> B(M), D;
@@ -240,18 +245,38 @@ Napi::Value reduce_integers(const Napi::CallbackInfo& cb) {
     for (uint32_t k = 0; k < K; ++k) gpu::chunk_sums(B.data() + (size_t(k) << l), l, &R[k], &D[k]);
     B = R;
   }
+  auto order = [&](uint32_t count, uint32_t i) { return reverse ? count - 1 - i : i; };
   auto run = [&](std::vector<IntPoint>& X, uint32_t count, auto task) {
     for (uint32_t i = 0; i < count; ++i) {
-      const gpu::Task k = task(reverse ? count - 1 - i : i);
+      const gpu::Task k = task(order(count, i));
       X[k.dst] = X[k.dst].add(X[k.src]);
     }
   };
-  for (int r = 1; r <= log_k; ++r)
+  const uint32_t lanes = b > 0 ? 1u << (b - 1) : 1u, groups = K >> b;
+  for (uint32_t gi = 0; gi < (b > 0 ? groups : 0); ++gi) {
+    const uint32_t g = order(groups, gi);
+    for (int r = 1; r <= b; ++r)
+      run(B, lanes, [&](uint32_t i) { return gpu::layered_task(log_k, r, g * lanes + i); });
+  }
+  for (int r = b + 1; r <= log_k; ++r)
     run(B, gpu::layered_tasks(log_k), [&](uint32_t t) { return gpu::layered_task(log_k, r, t); });
   std::vector<uint64_t> suffix(K);
   for (uint32_t p = 0; p < K; ++p) suffix[p] = B[p].v;
-  const IntPoint bhat1 = B[0];
-  for (int r = 1; r <= log_k; ++r) {
+  IntPoint bhat1;
+  for (uint32_t gi = 0; gi < groups; ++gi) {
+    const uint32_t g = order(groups, gi);
+    if (g == 0) bhat1 = B[0];
+    for (int r = 1; r <= b; ++r) {
+      const uint32_t active = [&] {
+        uint32_t n = 0;
+        while (n < lanes && gpu::tree_local_active(b, r, n)) ++n;
+        return n;
+      }();
+      run(B, active, [&](uint32_t i) { return gpu::tree_local_task(b, r, g, i); });
+      if (l > 0) run(D, active, [&](uint32_t i) { return gpu::tree_local_task(b, r, g, i); });
+    }
+  }
+  for (int r = b + 1; r <= log_k; ++r) {
     run(B, gpu::tree_tasks(log_k, r), [&](uint32_t t) { return gpu::tree_task(r, t); });
     if (l > 0) run(D, gpu::tree_tasks(log_k, r), [&](uint32_t t) { return gpu::tree_task(r, t); });
   }

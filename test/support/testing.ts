@@ -75,7 +75,7 @@ export interface TestingAddon {
     stride: number,
   ): { buckets: BigUint64Array; heavy: BigUint64Array; pieces: Uint32Array };
   reduceSchedule(c: number): { layered: Uint32Array; tree: Uint32Array };
-  reduceIntegers(c: number, buckets: BigUint64Array, reverse: boolean, chunkLog?: number): { suffix: BigUint64Array; bhat1: bigint; total: bigint; q: bigint };
+  reduceIntegers(c: number, buckets: BigUint64Array, reverse: boolean, chunkLog?: number, localRounds?: number): { suffix: BigUint64Array; bhat1: bigint; total: bigint; q: bigint };
   // stages_ct.cpp: §5 and the complete formulas
   accumulateCt(keys: Uint32Array, weights: BigUint64Array, T: number, c: number): { index: Uint32Array; buffer: BigUint64Array };
   ctAggregate(index: Uint32Array, buffer: BigUint64Array, c: number): BigUint64Array;
