@@ -1,8 +1,8 @@
 // Aggregation kernels, Chen et al. §3.3 Alg. 5: one thread per bucket (2^(c−2) per window, all
 // windows at once) finds its pieces among the Alg. 4 runs (aggregate.cuh) and sums them with
-// add-2008-s. A bucket whose pieces span more than kHeavyPieces threads is queued instead and summed
-// by a whole block (strided partial sums, then a shared-memory tree), so that few distinct scalars
-// cost about as much as random ones.
+// add-2008-s. A bucket whose pieces span more than kHeavyPieces threads is queued first
+// (classify_kernel) and summed by a whole block (strided partial sums, then a shared-memory tree),
+// so that few distinct scalars cost about as much as random ones.
 #include "aggregate.cuh"
 #include "device.cuh"
 #include "stages.cuh"
@@ -16,21 +16,61 @@ __device__ __forceinline__ BufferView window_view(const Workspace<G>& w, uint32_
                     w.T};
 }
 
+// Which buckets go to the block-wide path (aggregate.cuh heavy_starts_at): one thread per Alg. 4
+// thread of every window, so it costs a few loads, not Alg. 5's binary searches again.
 template <class G>
-__global__ void __launch_bounds__(kAggBlock) aggregate_kernel(Workspace<G> w) {
-  using X = XyzzOf<G>;
+__global__ void __launch_bounds__(kAggBlock) classify_kernel(Workspace<G> w) {
   const uint32_t j = blockIdx.y;
-  const uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= w.T) return;
+  const BufferView v = window_view(w, j);
+  uint32_t b = 0;
+  if (heavy_starts_at(v, t, &b)) {
+    const uint32_t q = atomicAdd(w.heavy_count, 1u);
+    w.heavy[q] = make_uint4(j * w.M() + b - 1, t, end_thread_of(v, b), 0);
+  }
+}
+
+// One launch for both paths, so that they run side by side: the first `heavy_blocks` blocks sum the
+// heavy buckets (strided partial sums, then a shared-memory tree), the others one light bucket per
+// thread. One after the other the two were each a chain of dependent additions, ~0.1 ms apiece at
+// 2^16 (bench/gpu-notes.md); heavy blocks come first in the grid, so they are dispatched first.
+template <class G>
+__global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_fp2<typename G::field>))
+    aggregate_kernel(Workspace<G> w, uint32_t heavy_blocks, uint32_t blocks_per_window) {
+  using X = XyzzOf<G>;
   const uint32_t M = w.M();
+  if (blockIdx.x < heavy_blocks) {
+    __shared__ alignas(16) unsigned char raw[kAggBlock * sizeof(X)];
+    X* sm = reinterpret_cast<X*>(raw);
+    const uint32_t count = *w.heavy_count;
+    for (uint32_t h = blockIdx.x; h < count; h += heavy_blocks) {
+      const uint4 e = w.heavy[h];
+      const uint32_t j = e.x / M, b = e.x % M + 1;
+      const BufferView v = window_view(w, j);
+      const X* buf = w.buffer + size_t(j) * w.slots();
+      X acc = X::infinity();
+      for_each_piece(v, b, PieceRange{e.y, e.z}, threadIdx.x, blockDim.x,
+                     [&](uint32_t slot) { acc = acc.add(buf[slot]); });
+      sm[threadIdx.x] = acc;
+      __syncthreads();
+      for (unsigned s = kAggBlock / 2; s > 0; s >>= 1) {
+        if (threadIdx.x < s) sm[threadIdx.x] = sm[threadIdx.x].add(sm[threadIdx.x + s]);
+        __syncthreads();
+      }
+      if (threadIdx.x == 0) w.buckets[e.x] = sm[0];
+      __syncthreads();
+    }
+    return;
+  }
+  const uint32_t light = blockIdx.x - heavy_blocks;
+  const uint32_t j = light / blocks_per_window;
+  const uint32_t p = (light % blocks_per_window) * blockDim.x + threadIdx.x;
   if (p >= M) return;
   const uint32_t b = p + 1;
   const BufferView v = window_view(w, j);
   const PieceRange r = pieces_of(v, b);
-  if (r.t1 > r.t0 + kHeavyPieces) {
-    const uint32_t q = atomicAdd(w.heavy_count, 1u);
-    w.heavy[q] = make_uint4(j * M + p, r.t0, r.t1, 0);
-    return;
-  }
+  if (r.t1 > r.t0 + kHeavyPieces) return;  // classify_kernel queued it (the same test)
   const X* buf = w.buffer + size_t(j) * w.slots();
   X acc = X::infinity();
   for_each_piece(v, b, r, 0, 1, [&](uint32_t slot) { acc = acc.add(buf[slot]); });
@@ -38,43 +78,20 @@ __global__ void __launch_bounds__(kAggBlock) aggregate_kernel(Workspace<G> w) {
 }
 
 template <class G>
-__global__ void __launch_bounds__(kHeavyBlock) aggregate_heavy_kernel(Workspace<G> w) {
-  using X = XyzzOf<G>;
-  __shared__ alignas(16) unsigned char raw[kHeavyBlock * sizeof(X)];
-  X* sm = reinterpret_cast<X*>(raw);
-  const uint32_t count = *w.heavy_count;
-  const uint32_t M = w.M();
-  for (uint32_t h = blockIdx.x; h < count; h += gridDim.x) {
-    const uint4 e = w.heavy[h];
-    const uint32_t j = e.x / M, b = e.x % M + 1;
-    const BufferView v = window_view(w, j);
-    const X* buf = w.buffer + size_t(j) * w.slots();
-    X acc = X::infinity();
-    for_each_piece(v, b, PieceRange{e.y, e.z}, threadIdx.x, blockDim.x,
-                   [&](uint32_t slot) { acc = acc.add(buf[slot]); });
-    sm[threadIdx.x] = acc;
-    __syncthreads();
-    for (unsigned s = kHeavyBlock / 2; s > 0; s >>= 1) {
-      if (threadIdx.x < s) sm[threadIdx.x] = sm[threadIdx.x].add(sm[threadIdx.x + s]);
-      __syncthreads();
-    }
-    if (threadIdx.x == 0) w.buckets[e.x] = sm[0];
-    __syncthreads();
-  }
-}
-
-template <class G>
 void launch_aggregate(const Workspace<G>& w, int device, cudaStream_t s) {
   MSM_CUDA_CHECK(cudaMemsetAsync(w.heavy_count, 0, sizeof(uint32_t), s));
-  const dim3 grid(blocks_for(w.M(), kAggBlock), unsigned(w.W));
-  aggregate_kernel<G><<<grid, kAggBlock, 0, s>>>(w);
-  MSM_LAUNCH_CHECK("aggregate_kernel");
+  classify_kernel<G><<<dim3(blocks_for(w.T, kAggBlock), unsigned(w.W)), kAggBlock, 0, s>>>(w);
+  MSM_LAUNCH_CHECK("classify_kernel");
+  // As many heavy blocks as can be resident at once beside nothing else; the surplus exit at once.
   int sms = 0, blocks = 0;
   MSM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  MSM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, aggregate_heavy_kernel<G>, kHeavyBlock, 0));
-  if (blocks < 1) blocks = 1;
-  aggregate_heavy_kernel<G><<<unsigned(sms * blocks), kHeavyBlock, 0, s>>>(w);
-  MSM_LAUNCH_CHECK("aggregate_heavy_kernel");
+  MSM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, aggregate_kernel<G>, kAggBlock, 0));
+  if (blocks < 1) throw EngineError("ERR_CUDA", "aggregate_kernel cannot be resident on the device");
+  const unsigned per_window = blocks_for(w.M(), kAggBlock);
+  const uint64_t heavy = uint64_t(sms) * uint64_t(blocks), grid = heavy + uint64_t(per_window) * uint64_t(w.W);
+  if (grid > 0x7fffffffu) throw EngineError("ERR_CUDA", "aggregate_kernel: too many blocks");
+  aggregate_kernel<G><<<unsigned(grid), kAggBlock, 0, s>>>(w, uint32_t(heavy), per_window);
+  MSM_LAUNCH_CHECK("aggregate_kernel");
 }
 
 #define MSM_INSTANTIATE(G) template void launch_aggregate<G>(const Workspace<G>&, int, cudaStream_t);

@@ -84,4 +84,19 @@ MSM_HD MSM_INLINE void for_each_piece(const BufferView& v, uint32_t b, PieceRang
 // Buckets whose pieces span more threads than this go to the block-wide (heavy) path.
 constexpr uint32_t kHeavyPieces = 16;
 
+// The same test from the threads' side, one Alg. 4 thread each instead of two binary searches per
+// bucket: only a thread's last run can go on into the next threads, so a bucket spanning several
+// threads is b = last_idx(t0) of its first thread t0, which t0 − 1 ends below; its pieces span more
+// than kHeavyPieces threads exactly when thread t0 + kHeavyPieces still starts with b (first indices
+// do not decrease, and are ≥ b from t0 on). True, with *b, when t is such a t0.
+MSM_HD MSM_INLINE bool heavy_starts_at(const BufferView& v, uint32_t t, uint32_t* b) {
+  if (v.used[t] == 0) return false;
+  const uint32_t last = v.last_idx(t);
+  if (t > 0 && v.used[t - 1] != 0 && v.last_idx(t - 1) >= last) return false;
+  const uint32_t u = t + kHeavyPieces;
+  if (u >= v.T || v.used[u] == 0 || v.first_idx(u) != last) return false;
+  *b = last;
+  return true;
+}
+
 }  // namespace msm::gpu

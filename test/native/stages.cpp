@@ -144,10 +144,11 @@ Napi::Value accumulate(const Napi::CallbackInfo& cb) {
   return o;
 }
 
-// aggregate(offset, used, index, buffer, c, stride) → { buckets, pieces, heavy }:
-// bucket p (= B_{2p+1}) summed by Alg. 5 (the light path: one thread walks all pieces) and by
-// the heavy path's split (`stride` threads, each every stride-th piece thread, then summed);
-// pieces[p] = t1 − t0, the thread span that decides which path the GPU takes.
+// aggregate(offset, used, index, buffer, c, stride) → { buckets, pieces, heavy, classified,
+// heavyPieces }: bucket p (= B_{2p+1}) summed by Alg. 5 (the light path: one thread walks all
+// pieces) and by the heavy path's split (`stride` threads, each every stride-th piece thread, then
+// summed); pieces[p] = t1 − t0, the thread span that decides which path the GPU takes; classified:
+// the buckets heavy_starts_at names (classify_kernel), which must be those with pieces > heavyPieces.
 Napi::Value aggregate(const Napi::CallbackInfo& cb) {
   auto offset = typed_arg<Napi::Uint32Array>(cb, 0, "offset");
   auto used = typed_arg<Napi::Uint32Array>(cb, 1, "used");
@@ -177,11 +178,18 @@ Napi::Value aggregate(const Napi::CallbackInfo& cb) {
     }
     heavy[p] = h;
   }
+  std::vector<uint32_t> classified;  // buckets p that heavy_starts_at names, over the threads in order
+  for (uint32_t t = 0; t < T; ++t) {
+    uint32_t b = 0;
+    if (gpu::heavy_starts_at(v, t, &b)) classified.push_back(b - 1);
+  }
   Napi::Env env = cb.Env();
   auto o = Napi::Object::New(env);
   o.Set("buckets", u64_array(env, light));
   o.Set("heavy", u64_array(env, heavy));
   o.Set("pieces", u32_array(env, pieces));
+  o.Set("classified", u32_array(env, classified));
+  o.Set("heavyPieces", Napi::Number::New(env, gpu::kHeavyPieces));
   return o;
 }
 

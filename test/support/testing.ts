@@ -73,7 +73,7 @@ export interface TestingAddon {
     buffer: BigUint64Array,
     c: number,
     stride: number,
-  ): { buckets: BigUint64Array; heavy: BigUint64Array; pieces: Uint32Array };
+  ): { buckets: BigUint64Array; heavy: BigUint64Array; pieces: Uint32Array; classified: Uint32Array; heavyPieces: number };
   reduceSchedule(c: number): { layered: Uint32Array; tree: Uint32Array };
   reduceIntegers(c: number, buckets: BigUint64Array, reverse: boolean, chunkLog?: number, localRounds?: number): { suffix: BigUint64Array; bhat1: bigint; total: bigint; q: bigint };
   // stages_ct.cpp: §5 and the complete formulas
