@@ -57,27 +57,29 @@ MSM_HD MSM_INLINE Rounds<X> rounds_of(const Workspace<G>& w) {
 // 2^kRedLog threads cover whole groups of 2^b positions), the rest with grid barriers: 2(log2 K − b) + 2
 // grid barriers in all. B̂_1 is saved by the thread whose first tree task writes position 0.
 template <class G, class X>
-__global__ void __launch_bounds__(kRedBlock) reduce_kernel(Workspace<G> w) {
+__global__ void __launch_bounds__(kRedBlock, red_min_blocks(G::field::N, ff::is_fp2<typename G::field>))
+    reduce_kernel(Workspace<G> w) {
   const Rounds<X> in = rounds_of<X>(w);
   X* const buckets = in.points;
   X* const rest = in.rest;
   const int log_k = in.log_k;
   X* const bhat1 = reinterpret_cast<X*>(w.bhat1);
   cg::grid_group grid = cg::this_grid();
-  const uint64_t gtid = grid.thread_rank(), gsize = grid.size();
-  const uint32_t K = 1u << log_k;
-  const uint64_t W = uint64_t(w.W);
-  const int arrays = rest ? 2 : 1;
+  // 32-bit task indices (launch_reduce_on checks 2·W·K < 2^32); K and the group sizes are powers of two.
+  const uint32_t gtid = uint32_t(grid.thread_rank()), gsize = uint32_t(grid.size());
+  const uint32_t K = 1u << log_k, W = uint32_t(w.W);
+  const uint32_t arrays = rest ? 2 : 1;
   const int b = local_rounds(log_k, kRedLog);
-  const uint64_t span = uint64_t(gridDim.x) * blockDim.x;
+  const uint32_t span = gridDim.x * blockDim.x;
 
-  const uint32_t half = layered_tasks(log_k);
-  for (uint64_t base = uint64_t(blockIdx.x) * blockDim.x; base < W * half; base += span) {
-    const uint64_t t = base + threadIdx.x;
+  const uint32_t half = layered_tasks(log_k), tasks = W * half;
+  auto window = [&](uint32_t t) { return buckets + size_t(t >> (log_k - 1)) * K; };
+  for (uint32_t base = blockIdx.x * blockDim.x; base < tasks; base += span) {
+    const uint32_t t = base + threadIdx.x;
     for (int r = 1; r <= b; ++r) {
-      if (t < W * half) {
-        X* B = buckets + (t / half) * K;
-        const Task k = layered_task(log_k, r, uint32_t(t % half));
+      if (t < tasks) {
+        X* B = window(t);
+        const Task k = layered_task(log_k, r, t & (half - 1));
         B[k.dst] = B[k.dst].add(B[k.src]);
       }
       __syncthreads();
@@ -85,23 +87,23 @@ __global__ void __launch_bounds__(kRedBlock) reduce_kernel(Workspace<G> w) {
   }
   grid.sync();
   for (int r = b + 1; r <= log_k; ++r) {
-    for (uint64_t t = gtid; t < W * half; t += gsize) {
-      X* B = buckets + (t / half) * K;
-      const Task k = layered_task(log_k, r, uint32_t(t % half));
+    for (uint32_t t = gtid; t < tasks; t += gsize) {
+      X* B = window(t);
+      const Task k = layered_task(log_k, r, t & (half - 1));
       B[k.dst] = B[k.dst].add(B[k.src]);
     }
     grid.sync();
   }
   // Tree, block-local: thread t is lane t mod 2^(b−1) of group t / 2^(b−1), groups numbered over
   // (array, window, group of the window).
-  const uint32_t lanes = b > 0 ? 1u << (b - 1) : 1u, per_window = K >> b;
-  const uint64_t tree_threads = uint64_t(arrays) * W * per_window * lanes;
-  for (uint64_t base = uint64_t(blockIdx.x) * blockDim.x; base < tree_threads; base += span) {
-    const uint64_t t = base + threadIdx.x, gi = t / lanes;
+  const int log_lanes = b > 0 ? b - 1 : 0, log_groups = log_k - b;
+  const uint32_t tree_threads = arrays * W << (log_groups + log_lanes);
+  for (uint32_t base = blockIdx.x * blockDim.x; base < tree_threads; base += span) {
+    const uint32_t t = base + threadIdx.x, gi = t >> log_lanes;
     const bool on = t < tree_threads;
-    const uint32_t i = uint32_t(t % lanes), g = uint32_t(gi % per_window);
-    const uint64_t a = gi / (W * per_window), j = (gi / per_window) % W;
-    X* B = (on && a ? rest : buckets) + (on ? j * K : 0);
+    const uint32_t i = t & ((1u << log_lanes) - 1), g = gi & ((1u << log_groups) - 1);
+    const uint32_t aj = gi >> log_groups, a = aj / W, j = aj % W;
+    X* B = (on && a ? rest : buckets) + (on ? size_t(j) * K : 0);
     if (on && a == 0 && g == 0 && i == 0) bhat1[j] = B[0];
     for (int r = 1; r <= b; ++r) {
       if (on && tree_local_active(b, r, i)) {
@@ -113,17 +115,17 @@ __global__ void __launch_bounds__(kRedBlock) reduce_kernel(Workspace<G> w) {
   }
   grid.sync();
   for (int r = b + 1; r <= log_k; ++r) {
-    const uint32_t per = tree_tasks(log_k, r);
-    for (uint64_t t = gtid; t < arrays * W * per; t += gsize) {
-      const uint64_t a = t / (W * per), u = t % (W * per);
-      X* B = (a ? rest : buckets) + (u / per) * K;
-      const Task k = tree_task(r, uint32_t(u % per));
+    const uint32_t per = tree_tasks(log_k, r), count = arrays * W * per;
+    for (uint32_t t = gtid; t < count; t += gsize) {
+      const uint32_t aj = t >> (log_k - r), a = aj / W, j = aj % W;
+      X* B = (a ? rest : buckets) + size_t(j) * K;
+      const Task k = tree_task(r, t & (per - 1));
       B[k.dst] = B[k.dst].add(B[k.src]);
     }
     grid.sync();
   }
-  for (uint64_t j = gtid; j < W; j += gsize)
-    w.window_sums[j] = as_xyzz(window_sum(buckets[j * K], bhat1[j], in.l, rest ? rest + j * K : nullptr));
+  for (uint32_t j = gtid; j < W; j += gsize)
+    w.window_sums[j] = as_xyzz(window_sum(buckets[size_t(j) * K], bhat1[j], in.l, rest ? rest + size_t(j) * K : nullptr));
 }
 
 template <class G, class X>
@@ -134,6 +136,8 @@ void launch_reduce_on(const Workspace<G>& w, int device, cudaStream_t s) {
   MSM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const Rounds<X> in = rounds_of<X>(w);
   const int log_k = in.log_k;
+  if ((uint64_t(w.W) << (log_k + 1)) >= (uint64_t(1) << 32))
+    throw EngineError("ERR_CUDA", "reduce_kernel: 2·W·K must stay below 2^32");
   if (in.l > 0) {
     const uint64_t chunks = uint64_t(w.W) << log_k;
     chunk_kernel<X><<<unsigned((chunks + kRedBlock - 1) / kRedBlock), kRedBlock, 0, s>>>(
