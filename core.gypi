@@ -17,7 +17,8 @@
       "<!(node -p \"require('path').dirname(require.resolve('node-addon-api/napi.h'))\")",
       "cuda"
     ],
-    "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],
+    "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS",
+                "NODE_ADDON_API_DISABLE_DEPRECATED"],
     "cflags!": ["-fno-exceptions"],
     "cflags_cc!": ["-fno-exceptions", "-fno-rtti", "-std=gnu++14", "-std=gnu++17"],
     "cflags_cc": ["-std=c++17", "-O3", "-fomit-frame-pointer", "-fexceptions", "-frtti"],

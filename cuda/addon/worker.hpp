@@ -15,7 +15,8 @@ namespace msm::addon {
 // node-addon-api throws Napi::Error, which, escaping the libuv callback, aborted the process
 // ("terminate called after throwing an instance of 'Napi::Error'", issue 10). Nobody is left to
 // tell then, so the result is dropped; the worker and what it owns (engine, input copies) are
-// freed as usual.
+// freed as usual. (A call on the JS thread failing in a dying environment is the build's
+// NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS: CMakeLists.txt, core.gypi.)
 class PromiseWorker : public Napi::AsyncWorker {
  public:
   Napi::Promise promise() const { return deferred_.Promise(); }
