@@ -1,10 +1,10 @@
 // Bucket reduction, Chen et al. §3.4: for large windows first the chunk level (chunk_kernel, one
 // thread per chunk of 2^l buckets), then one cooperative launch (grid = co-resident blocks from the
-// occupancy API × SMs; block barriers between the first rounds, grid barriers after): the layered suffix sums, B̂_1 saved, the
-// summation tree, then Q_j = 2^l·(2·Σ B̂ − B̂_1) + Σ D per window (schedule in reduce.cuh). Additions are
-// add-2008-s (12M + 2S), the doubling dbl-2008-s-1; in the constant-time mode the buckets are
-// homogeneous and every step is a complete formula (RCB Alg. 7 and 9), so no step branches on O or
-// on equal operands.
+// occupancy API × SMs; block barriers between the first rounds, grid barriers after): the layered
+// suffix sums, B̂_1 saved, the summation tree, then Q_j = 2^l·(2·Σ B̂ − B̂_1) + Σ D per window
+// (schedule in reduce.cuh). Additions are add-2008-s (12M + 2S), the doubling dbl-2008-s-1; in the
+// constant-time mode the buckets are homogeneous and every step is a complete formula (RCB Alg. 7
+// and 9), so no step branches on O or on equal operands.
 #include <algorithm>
 
 #include <cooperative_groups.h>
@@ -125,7 +125,8 @@ __global__ void __launch_bounds__(kRedBlock, red_min_blocks(G::field::N, ff::is_
     grid.sync();
   }
   for (uint32_t j = gtid; j < W; j += gsize)
-    w.window_sums[j] = as_xyzz(window_sum(buckets[size_t(j) * K], bhat1[j], in.l, rest ? rest + size_t(j) * K : nullptr));
+    w.window_sums[j] =
+        as_xyzz(window_sum(buckets[size_t(j) * K], bhat1[j], in.l, rest ? rest + size_t(j) * K : nullptr));
 }
 
 template <class G, class X>
