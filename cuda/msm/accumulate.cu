@@ -65,29 +65,44 @@ struct XyzzAcc {
     else acc = add_doubled(acc, p, e - tau);
   }
   __device__ __forceinline__ void store(uint32_t slot) { buffer[slot] = acc; }
+  __device__ __forceinline__ void finish() {}
 };
 
-// The complete addition (RCB Alg. 7, 12M) of the homogeneous accumulation, out of line: every path
-// of HomogeneousAcc (a pair, a point alone, the pending point at a run's end) calls this one copy.
-// On random scalars the threads of a warp reach their run ends at different entries, so the warp
-// runs the end-of-run path and the main one in turn; with a second, inlined (mixed) addition in the
-// former, the two paths' code missed the instruction cache (ncu, BLS12-381 2^20: 5.7 of 10.4
-// cycles per issued instruction stalled on instruction fetch, against 0.5 of 5.5 on identical
-// scalars).
+// The complete addition (RCB Alg. 7, 12M) of the homogeneous accumulation's rare paths (an
+// equal-x pair's second point, a span's last run), out of line. The per-pair one is inlined: called
+// out of line, its operands went through local memory (ncu, BLS12-381 2^20: 3.4× the default
+// mode's local traffic), and calls took 2–5 % longer through the API.
 template <class H>
 __device__ __noinline__ H add_complete(const H& a, const H& b) {
   return a.add(b);
 }
 
+// 2^k·p in projective form (RCB Alg. 9), for the entries beyond τ (τ < c − 1 only); out of line, as
+// the kernel's two uses of it are rare.
+template <class H, class A>
+__device__ __noinline__ H doubled_from(const A& p, uint32_t k) {
+  H q = H::from_affine(p);
+  for (uint32_t i = 0; i < k; ++i) q = q.dbl();
+  return q;
+}
+
 // §3.2 double-point accumulation in homogeneous coordinates: two consecutive points of a run are
-// summed affine + affine (mmadd-1998-cmo, 5M + 2S) and the sum added to the bucket with the complete
-// projective addition (RCB Alg. 7, 12M): 17M + 2S per two points against 16M + 4S for two XYZZ
-// mixed additions. Pairs are formed by the entry's position in the thread's span, not in its run,
-// so the threads of a warp stay in step (the even entry waits, the odd one completes the pair) and
-// diverge only at run ends: a point left alone (a run ending on an even position or starting on an
-// odd one), pairs with equal x (P = ±Q) and O are added one by one with the same complete addition
-// (12M); points beyond τ are doubled in projective form (RCB Alg. 9). The run is stored in XYZZ
-// (3M + 1S), so Alg. 5 and §3.4 are shared with the default mode.
+// summed affine + affine (mmadd-1998-cmo, 5M + 2S) and the sum added to the run's sum with the
+// complete projective addition (RCB Alg. 7, 12M): 17M + 2S per two points against 16M + 4S for two
+// XYZZ mixed additions. Pairs are formed by the entry's position in the thread's span, not in its
+// run, so the threads of a warp stay in step: even entries wait, odd ones make the pair and add it.
+// Pairs with equal x (P = ±Q) and O are added one by one; points beyond τ are doubled in projective
+// form.
+//
+// On random scalars the threads of a warp end their runs at different entries (a run is ~64
+// entries, so most steps of a 32-thread warp have some thread at a run end), and what a run end
+// computes, the warp runs after its main path, not with it: with the pending point's addition and
+// the conversion to XYZZ there, the kernel took 1.7× the default mode's (ncu, BLS12-381 2^20;
+// bench/gpu-notes.md). So a run end computes nothing: a run whose last point still waits for a
+// partner is finished by the next entry's addition, which every thread of the warp makes at that
+// step (that entry then starts the new run alone: O + it needs no addition), and runs are stored
+// homogeneous and converted to XYZZ (3M + 1S) together after the span (finish), where the threads
+// of a warp have about as many runs each. Alg. 5 and §3.4 read XYZZ as in the default mode.
 template <class G>
 struct HomogeneousAcc {
   using A = AffineOf<G>;
@@ -99,53 +114,79 @@ struct HomogeneousAcc {
   int shift;  // value_shift(c)
   X* __restrict__ buffer;
   H acc;
-  A pending;
-  bool has_pending;
-  uint32_t position;  // entries seen in this thread's span
+  A pending;                  // the run's point waiting for a partner; with closing, the finished run's last
+  bool has_pending = false;   // pending belongs to the current run
+  bool closing = false;       // the previous run (acc + pending) goes to closing_slot at the next addition
+  uint32_t position = 0;      // entries seen in this thread's span
+  uint32_t closing_slot = 0;
+  uint32_t first_slot = 1, last_slot = 0;  // the runs stored (none yet), homogeneous until finish
 
   __device__ __forceinline__ void reset() {
-    acc = H::infinity();
+    if (!closing) acc = H::infinity();
     has_pending = false;
   }
-  // One call site of the complete addition for every case: the kernel is large (each 6-limb
-  // product inlines to ~560 instructions), and with the single, pair and fallback paths each
-  // inlined separately, warps on different paths missed the instruction cache (accumulation ~9×
-  // slower on random scalars than on identical ones, measured on the H100).
   __device__ __forceinline__ void add(uint32_t v) {
     uint32_t e;
     const A p = table_point<G>(table, n, tau, shift, v, &e);
     const bool odd = position++ & 1;
-    H q;
-    bool again = false;  // a second point (p) to add after q
-    if (e > tau) {
-      q = H::from_affine(p);
-      for (uint32_t k = tau; k < e; ++k) q = q.dbl();
+    const bool doubled = e > tau;
+    H b;
+    bool again = false;  // a second point (pending) to add after b
+    if (closing) {  // the finished run's last point; this entry starts the next run alone
+      b = H::from_affine(pending);
+      pending = p;
+    } else if (doubled) {
+      b = doubled_from<H>(p, e - tau);
     } else if (!odd && !has_pending) {
       pending = p;
       has_pending = true;
       return;
     } else if (has_pending && pending.x != p.x && !pending.is_inf() && !p.is_inf()) {
-      q = H::add_distinct(pending, p);
+      b = H::add_distinct(pending, p);
       has_pending = false;
     } else if (has_pending) {  // P = ±Q or O: one at a time
-      q = H::from_affine(pending);
+      b = H::from_affine(pending);
       pending = p;
       again = true;
       has_pending = false;
     } else {
-      q = H::from_affine(p);
+      b = H::from_affine(p);
     }
-    for (;;) {
-      acc = add_complete(acc, q);
-      if (!again) break;
-      again = false;
-      q = H::from_affine(pending);
+    const H r = acc.add(b);
+    if (closing) {
+      put(closing_slot, r);
+      closing = false;
+      acc = doubled ? doubled_from<H>(pending, e - tau) : H::from_affine(pending);
+      return;
     }
+    acc = again ? add_complete(r, H::from_affine(pending)) : r;
   }
   __device__ __forceinline__ void store(uint32_t slot) {
-    if (has_pending) acc = add_complete(acc, H::from_affine(pending));
-    has_pending = false;
-    buffer[slot] = acc.to_xyzz();
+    if (first_slot > last_slot) first_slot = slot;
+    last_slot = slot;
+    if (has_pending) {
+      closing = true;
+      closing_slot = slot;
+      has_pending = false;
+    } else {
+      put(slot, acc);
+    }
+  }
+  // After the span: the last run's waiting point, then every run to XYZZ.
+  __device__ __forceinline__ void finish() {
+    if (closing) put(closing_slot, add_complete(acc, H::from_affine(pending)));
+    closing = false;
+    if (first_slot > last_slot) return;
+    for (uint32_t s = first_slot; s <= last_slot; ++s) {
+      const X x = buffer[s];
+      buffer[s] = H{x.X, x.Y, x.ZZ}.to_xyzz();
+    }
+  }
+  // A homogeneous run in an XYZZ slot: (X, Y, Z) in its first three coordinates until finish.
+  __device__ __forceinline__ void put(uint32_t slot, const H& h) {
+    buffer[slot].X = h.X;
+    buffer[slot].Y = h.Y;
+    buffer[slot].ZZ = h.Z;
   }
 };
 
@@ -190,6 +231,7 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B)) acc
                                                                                                      w.buffer + size_t(j) * w.slots()};
     accumulate_thread(tid, sp, keys, w.vals + base, w.buf_offset + size_t(j) * w.T,
                       w.buf_index + size_t(j) * w.slots(), w.buf_used + size_t(j) * w.T, acc);
+    acc.finish();
   }
 }
 

@@ -22,8 +22,9 @@ namespace msm::gpu {
 // 97.8. So tight for the 6-limb fields and wide for BN254. BLS24-315's 5-limb field takes the
 // 6-limb budgets: ptxas (sm_90, CUDA 13.0) fits it in 168 registers with no spills (wide: 222), so
 // tight costs nothing there (not timed). The homogeneous mode keeps a pending affine point beside
-// its projective sum: at the tight budget ptxas spills ~500 B per thread for the 6-limb fields, so
-// it is built wide only; the constant-time mode takes the default mode's budget. Only the default
+// its projective sum and fits the tight budget without spilling (168 registers for the 6-limb
+// fields, since its run ends compute nothing: accumulate.cu); the constant-time mode takes the
+// default mode's budget too. Only the default
 // mode is built both ways (MSM_CUDA_ACC=wide|tight picks at run time), which halves the other
 // modes' compile time. Those timings were taken with the field products inlined; out of line
 // (ff/ptx.cuh, MSM_FF_OUTLINE_PRODUCTS) ptxas reports for the default mode: 6-limb wide 195
@@ -45,7 +46,7 @@ constexpr int acc_min_blocks(int limbs, Budget b) {
 }
 // The budget a mode is built with (the default mode: its run-time choice's default).
 constexpr Budget acc_budget(int limbs, Accumulation mode, bool fp2 = false) {
-  return fp2 || mode == Accumulation::homogeneous || limbs < 5 ? Budget::wide : Budget::tight;
+  return fp2 || limbs < 5 ? Budget::wide : Budget::tight;
 }
 // Whether the default mode is built with both budgets, MSM_CUDA_ACC choosing at run time (G1 only).
 constexpr bool acc_both_budgets(bool fp2) { return !fp2; }
