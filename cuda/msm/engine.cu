@@ -419,10 +419,19 @@ class CudaEngine final : public Engine {
   // Bytes [from, to) of src → pinned stage → device dst (all three at the same offsets) on
   // copy_stream_: host threads copy a range each into stage chunk by chunk (each piece shown to
   // inspect) and queue that chunk's DMA at once, so the copies run in parallel and overlap the
-  // transfers. Stops at the first CUDA error, which it returns.
+  // transfers. Up to kOneDma bytes the threads only copy and the caller queues one DMA: the
+  // threads' DMAs of ≥ 256 KiB each (16 at 4 MiB) kept the calling thread, the JS thread at call time,
+  // 0.3–0.8 ms at 2^16–2^18 scalars against 0.19–0.35 ms so, for the same time to the result
+  // (bench/gpu-notes.md). Stops at the first CUDA error, which it returns.
   cudaError_t stage_and_copy(uint8_t* dst, uint8_t* stage, const uint8_t* src, size_t from, size_t to,
                              const HostBytes::Inspect& inspect) {
     cudaStream_t cs = copy_stream_->s;
+    if (to - from <= kOneDma) {
+      HostBytes::split(to - from, [&](size_t lo, size_t hi) {
+        HostBytes::copy_range(stage, src, from + lo, from + hi, inspect);
+      });
+      return cudaMemcpyAsync(dst + from, stage + from, to - from, cudaMemcpyHostToDevice, cs);
+    }
     std::atomic<int> failed{cudaSuccess};
     HostBytes::split(to - from, [&](size_t lo, size_t hi) {
       lo += from, hi += from;
@@ -480,6 +489,7 @@ class CudaEngine final : public Engine {
   Workspace<G> w_;
   std::unique_ptr<Stream> stream_, copy_stream_;
   static constexpr size_t kSlice = size_t(1) << 20, kChunk = size_t(4) << 20;
+  static constexpr size_t kOneDma = size_t(8) << 20;  // stage_and_copy
   PinnedBuffer<uint8_t> pinned_in_[2];  // staging for scalars not in a lent buffer
   PinnedBuffer<X> pinned_out_;
   std::shared_ptr<PinnedLender> lender_;  // null for inputs under kSlice
