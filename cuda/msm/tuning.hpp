@@ -22,7 +22,7 @@ namespace msm::gpu {
 // 97.8. So tight for the 6-limb fields and wide for BN254. BLS24-315's 5-limb field takes the
 // 6-limb budgets: ptxas (sm_90, CUDA 13.0) fits it in 168 registers with no spills (wide: 222), so
 // tight costs nothing there (not timed). The homogeneous mode keeps a pending affine point beside
-// its projective sum and fits the tight budget without spilling (168 registers for the 6-limb
+// its projective sum and fits the tight budget without spilling (165–168 registers for the 6-limb
 // fields, since its run ends compute nothing: accumulate.cu); the constant-time mode takes the
 // default mode's budget too. Only the default
 // mode is built both ways (MSM_CUDA_ACC=wide|tight picks at run time), which halves the other
