@@ -65,12 +65,12 @@ struct XyzzAcc {
     else acc = add_doubled(acc, p, e - tau);
   }
   __device__ __forceinline__ void store(uint32_t slot) { buffer[slot] = acc; }
-  __device__ __forceinline__ void finish() {}
+  __device__ __forceinline__ void finish(uint32_t, uint32_t) {}
 };
 
 // The complete addition (RCB Alg. 7, 12M) of the homogeneous accumulation's rare paths (an
 // equal-x pair's second point, a span's last run), out of line; for G2 also the per-pair one, which
-// inlined makes ptxas spill 334 B per thread instead of 102 (BLS12-381). G1 inlines the per-pair
+// inlined made ptxas spill 334 B per thread instead of 102 (BLS12-381). G1 inlines the per-pair
 // one: called out of line, its operands went through local memory (ncu, BLS12-381 2^20: 3.4× the
 // default mode's local traffic), and calls took 2–5 % longer through the API.
 template <class H>
@@ -120,7 +120,6 @@ struct HomogeneousAcc {
   bool closing = false;       // the previous run (acc + pending) goes to closing_slot at the next addition
   uint32_t position = 0;      // entries seen in this thread's span
   uint32_t closing_slot = 0;
-  uint32_t first_slot = 1, last_slot = 0;  // the runs stored (none yet), homogeneous until finish
 
   __device__ __forceinline__ void reset() {
     if (!closing) acc = H::infinity();
@@ -165,8 +164,6 @@ struct HomogeneousAcc {
     acc = again ? add_complete(r, H::from_affine(pending)) : r;
   }
   __device__ __forceinline__ void store(uint32_t slot) {
-    if (first_slot > last_slot) first_slot = slot;
-    last_slot = slot;
     if (has_pending) {
       closing = true;
       closing_slot = slot;
@@ -175,12 +172,12 @@ struct HomogeneousAcc {
       put(slot, acc);
     }
   }
-  // After the span: the last run's waiting point, then every run to XYZZ.
-  __device__ __forceinline__ void finish() {
+  // After the span: the last run's waiting point, then the thread's `runs` runs from slot `first`
+  // (Alg. 4's buffer_offset and buffer_used) to XYZZ.
+  __device__ __forceinline__ void finish(uint32_t first, uint32_t runs) {
     if (closing) put(closing_slot, add_complete(acc, H::from_affine(pending)));
     closing = false;
-    if (first_slot > last_slot) return;
-    for (uint32_t s = first_slot; s <= last_slot; ++s) {
+    for (uint32_t s = first; s < first + runs; ++s) {
       const X x = buffer[s];
       buffer[s] = H{x.X, x.Y, x.ZZ}.to_xyzz();
     }
@@ -232,9 +229,10 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B)) acc
     const Span sp = thread_span(first, w.count, w.T, tid);
     std::conditional_t<Mode == Accumulation::homogeneous, HomogeneousAcc<G>, XyzzAcc<G>> acc{w.table, w.n, uint32_t(w.tau), value_shift(w.c),
                                                                                                      w.buffer + size_t(j) * w.slots()};
-    accumulate_thread(tid, sp, keys, w.vals + base, w.buf_offset + size_t(j) * w.T,
-                      w.buf_index + size_t(j) * w.slots(), w.buf_used + size_t(j) * w.T, acc);
-    acc.finish();
+    uint32_t* const offset = w.buf_offset + size_t(j) * w.T;
+    uint32_t* const used = w.buf_used + size_t(j) * w.T;
+    accumulate_thread(tid, sp, keys, w.vals + base, offset, w.buf_index + size_t(j) * w.slots(), used, acc);
+    acc.finish(offset[tid], used[tid]);
   }
 }
 
@@ -245,7 +243,7 @@ auto accumulate_entry() {
   constexpr int limbs = G::field::N;
   constexpr bool fp2 = ff::is_fp2<typename G::field>;
   if constexpr (Mode != Accumulation::xyzz || !acc_both_budgets(fp2))
-    return accumulate_kernel<G, acc_budget(limbs, Mode, fp2), Mode>;
+    return accumulate_kernel<G, acc_budget(limbs, fp2), Mode>;
   else
     return acc_budget_now(limbs) == Budget::tight ? accumulate_kernel<G, Budget::tight, Mode>
                                                   : accumulate_kernel<G, Budget::wide, Mode>;

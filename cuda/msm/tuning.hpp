@@ -44,8 +44,8 @@ enum class Budget { wide, tight };
 constexpr int acc_min_blocks(int limbs, Budget b) {
   return limbs >= 5 ? (b == Budget::tight ? 3 : 2) : (b == Budget::tight ? 5 : 4);
 }
-// The budget a mode is built with (the default mode: its run-time choice's default).
-constexpr Budget acc_budget(int limbs, Accumulation mode, bool fp2 = false) {
+// The budget every mode is built with (the default mode: its run-time choice's default).
+constexpr Budget acc_budget(int limbs, bool fp2 = false) {
   return fp2 || limbs < 5 ? Budget::wide : Budget::tight;
 }
 // Whether the default mode is built with both budgets, MSM_CUDA_ACC choosing at run time (G1 only).
@@ -53,7 +53,7 @@ constexpr bool acc_both_budgets(bool fp2) { return !fp2; }
 // The default mode's budget at run time: the table, unless MSM_CUDA_ACC says otherwise.
 inline Budget acc_budget_now(int limbs) {
   const int e = environment().cuda_acc_budget;
-  return e == 1 ? Budget::wide : e == 2 ? Budget::tight : acc_budget(limbs, Accumulation::xyzz);
+  return e == 1 ? Budget::wide : e == 2 ? Budget::tight : acc_budget(limbs);
 }
 
 // ---- the other stages: block sizes (not tuned beyond the first working value) --------------------
