@@ -19,8 +19,10 @@ struct Environment {
   // MSM_CUDA_FIRST_PIECE=d (1 … 64): the first piece of a call whose scalars are handed over while
   // copied is ⌈n/d⌉ points at any n ≥ 2 (d = 1: no split); 0 = the plan's choice (cuda/msm/plan.hpp).
   int cuda_first_piece = 0;
-  // MSM_CUDA_PROFILE (any value): per-stage device times of every MSM on stderr.
+  // MSM_CUDA_PROFILE (any value): per-stage device times of every MSM on stderr, and the host's
+  // phases (call-time copy, launches).
   bool cuda_profile = false;
+  bool cuda_profile_host = false;  // MSM_CUDA_PROFILE=host: the host's phases only, no device timing events
   // MSM_CUDA_UPLOAD=pageable: scalars go to the device straight from the caller's memory rather
   // than through pinned staging (for comparison).
   bool cuda_upload_pageable = false;

@@ -6,6 +6,7 @@
 
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -137,10 +138,11 @@ struct Event {
   Event& operator=(const Event&) = delete;
 };
 
-// MSM_CUDA_PROFILE=1: per-stage device times of every MSM on stderr (timing events between stages).
+// MSM_CUDA_PROFILE (but =host): per-stage device times of every MSM on stderr (timing events between
+// stages).
 class Profiler {
  public:
-  Profiler() : on_(environment().cuda_profile) {}
+  Profiler() : on_(environment().cuda_profile && !environment().cuda_profile_host) {}
   void mark(const char* name, cudaStream_t s) {
     if (!on_ || count_ == kMax) return;
     if (!ev_[count_]) MSM_CUDA_CHECK(cudaEventCreate(&ev_[count_]));
@@ -170,6 +172,37 @@ class Profiler {
   bool on_;
   int count_ = 0;
   cudaEvent_t ev_[kMax] = {};
+  const char* names_[kMax] = {};
+};
+
+// MSM_CUDA_PROFILE (any value): a host thread's phases (engine.cu: the call-time copy, the launches)
+// on the host clock, printed by print(); its dma_queue_ms, where ≥ 0, is the time the copy threads
+// spent in their cudaMemcpyAsync calls, summed.
+class HostLaps {
+ public:
+  using Clock = std::chrono::steady_clock;
+  HostLaps() : on_(environment().cuda_profile), start_(Clock::now()), last_(start_) {}
+  void lap(const char* name) {
+    if (!on_ || count_ == kMax) return;
+    const auto t = Clock::now();
+    ms_[count_] = std::chrono::duration<double, std::milli>(t - last_).count();
+    names_[count_++] = name;
+    last_ = t;
+  }
+  void print(const char* what, size_t n, double dma_queue_ms) const {
+    if (!on_) return;
+    std::fprintf(stderr, "[msm-cuda profile] %s n=%zu", what, n);
+    for (int i = 0; i < count_; ++i) std::fprintf(stderr, " %s %.3f", names_[i], ms_[i]);
+    if (dma_queue_ms >= 0) std::fprintf(stderr, " | DMA calls %.3f (all threads)", dma_queue_ms);
+    std::fprintf(stderr, " | total %.3f ms\n", std::chrono::duration<double, std::milli>(last_ - start_).count());
+  }
+
+ private:
+  static constexpr int kMax = 8;
+  bool on_;
+  Clock::time_point start_, last_;
+  int count_ = 0;
+  double ms_[kMax] = {};
   const char* names_[kMax] = {};
 };
 

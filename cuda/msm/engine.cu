@@ -4,10 +4,11 @@
 // (stages.cuh) on one stream and combines the window sums on the host (combine.hpp); a batch
 // double-buffers the uploads on a second stream so that the next upload overlaps the current
 // compute, and a single MSM is a batch of one. When the device is idle at call time, the scalars
-// are uploaded as they are copied, and a large call starts its first piece of points while the
-// rest is still being copied (Plan::first_piece); the next copy (another call's, or the next set
-// of a batch) first queues the rest of that call's pipeline, so the device computes while the
-// calling thread copies. Calls on one device are serialised by a per-device mutex. A context over
+// are uploaded as they are copied and the call's pipeline is queued from the calling thread: a
+// large call starts its first piece of points while the rest is still being copied
+// (Plan::first_piece) and the next copy (another call's, or the next set of a batch) first queues
+// the rest of that call's pipeline; a smaller call is queued whole. So the device computes while
+// the calling thread copies. Calls on one device are serialised by a per-device mutex. A context over
 // several devices (SplitEngine) is one such context per device, each on its share of the bases.
 #include <algorithm>
 #include <atomic>
@@ -196,14 +197,17 @@ class CudaEngine final : public Engine {
     MSM_CUDA_CHECK(cudaSetDevice(device_));
     if (!pinned_out_.get()) pinned_out_.allocate(2 * W);
     std::vector<X> sums(K * W);
-    // Sets whose whole pipeline a later call-time copy has queued (finish_first_piece) are only
-    // collected; the others run here, in order.
+    // Sets whose whole pipeline a call-time copy has queued (queue_pipeline: their own copy, or for a
+    // first piece the next one) are only collected; the others run here, in order.
     std::vector<ScalarSet> sets;
     std::vector<size_t> at;
     for (size_t k = 0; k < K; ++k)
       if (!take_queued(scalars[k].ticket, &sums[k * W])) sets.push_back(scalars[k]), at.push_back(k);
     const size_t L = sets.size();
     auto t0 = std::chrono::steady_clock::now();
+    if (environment().cuda_profile && L > 0 && sets[0].ticket != 0)
+      std::fprintf(stderr, "[msm-cuda profile] the call's worker took the device %.3f ms after its copy\n",
+                   std::chrono::duration<double, std::milli>(t0 - copied_at_).count());
     prof_.mark("start", stream_->s);
     int b = L > 0 ? place(sets, 0, -1) : 0;
     // The first set's first piece ran at call time if its copy started it and is still in buffer b.
@@ -264,13 +268,18 @@ class CudaEngine final : public Engine {
   // copied, and that buffer is marked with ticket: true then. An earlier call's first piece waiting
   // in the workspace gets the rest of its pipeline queued first (finish_first_piece); then, where
   // the plan splits the call, this call's first piece is copied first and its Alg. 3–5 queued on
-  // stream_ before the rest is copied. Each piece is shown to inspect once copied (again, if a CUDA
-  // error makes the copy start over).
+  // stream_ before the rest is copied; where it does not, the whole pipeline is queued after the
+  // copy, so that a batch's first sets compute while its later ones are copied (a batch of 8 at
+  // 2^16–2^19: 6–14 % less per MSM on the H100; a single call's time to the result did not move,
+  // bench/gpu-notes.md). Each piece is shown to inspect once copied (again, if a CUDA error makes
+  // the copy start over).
   bool copy_uploading(uint8_t* dst, const uint8_t* src, size_t bytes, bool upload_now, uint64_t ticket,
                       const HostBytes::Inspect& inspect) {
+    HostLaps laps;
     std::unique_lock<std::mutex> lock(device_mutex(device_), std::try_to_lock);
     const bool idle = lock.owns_lock() && cudaSetDevice(device_) == cudaSuccess;
     if (idle) finish_first_piece();
+    laps.lap("lock");
     if (!upload_now || !idle || bytes != plan_.n * 32 || environment().cuda_upload_pageable) {
       HostBytes::copy(dst, src, bytes, inspect);
       return false;
@@ -283,10 +292,15 @@ class CudaEngine final : public Engine {
     uint8_t* d = reinterpret_cast<uint8_t*>(device_scalars(b));
     cudaStream_t cs = copy_stream_->s;
     cudaError_t e = cudaStreamWaitEvent(cs, consumed_[b]->e, 0);
+    dma_queue_ns_ = 0;
     if (e == cudaSuccess && split) e = stage_and_copy(d, dst, src, 0, cut, inspect);
+    laps.lap("first piece copy");
     if (e == cudaSuccess && split) e = start_first_piece(b);
+    laps.lap("first piece launch");
     if (e == cudaSuccess) e = stage_and_copy(d, dst, src, cut, bytes, inspect);
     if (e == cudaSuccess) e = cudaEventRecord(staged_[b]->e, cs);
+    laps.lap("rest copy");
+    copied_at_ = std::chrono::steady_clock::now();
     if (e != cudaSuccess) {  // the copy must still be whole; msm_batch meets the error again and reports it
       if (split) first_ticket_ = 0;
       HostBytes::copy(dst, src, bytes, inspect);
@@ -294,6 +308,9 @@ class CudaEngine final : public Engine {
     }
     slot_ticket_[b] = ticket;
     if (split) first_ticket_ = ticket, first_buffer_ = b;
+    else queue_pipeline(b, ticket, 0, false);
+    laps.lap("launch");
+    laps.print("call-time copy", plan_.n, dma_queue_ns_.load() * 1e-6);
     return true;
   }
 
@@ -314,30 +331,37 @@ class CudaEngine final : public Engine {
   }
 
   // The first piece waiting in the workspace (first_ticket_), whose whole upload is queued, gets
-  // the rest of its pipeline queued now: the rest, §3.4, and the download of its window sums into a
-  // queued_ entry, which msm_batch then only collects (take_queued). A free entry, else the oldest
-  // (the call it held, if it still comes, runs whole). A failure leaves the set to msm_batch, which
-  // meets the error again.
+  // the rest of its pipeline queued now.
   void finish_first_piece() {
     const uint64_t t = first_ticket_;
     const int b = first_buffer_;
     first_ticket_ = 0;
     if (t == 0 || slot_ticket_[b] != t) return;
-    Queued* e = &queued_[0];
+    queue_pipeline(b, t, plan_.first_piece, true);
+  }
+
+  // Queues on stream_ the pipeline of the set with ticket t from point `from` on (its scalars
+  // uploaded, or being uploaded, into buffer b), §3.4, and the download of its window sums into a
+  // queued_ entry, which msm_batch then only collects (take_queued). A free entry; else, with
+  // `evict`, the oldest (the call it held, if it still comes, runs whole), or none (the set is left
+  // to msm_batch). A failure leaves the set to msm_batch, which meets the error again.
+  void queue_pipeline(int b, uint64_t t, uint32_t from, bool evict) {
+    Queued* e = nullptr;
     for (Queued& c : queued_) {
       if (c.ticket == 0) {
         e = &c;
         break;
       }
-      if (c.age < e->age) e = &c;
+      if (evict && (!e || c.age < e->age)) e = &c;
     }
+    if (!e) return;
     e->ticket = 0;
     const size_t W = size_t(plan_.W);
     try {
       if (!queued_out_.get()) queued_out_.allocate(kQueued * W);
       if (!e->done) e->done = std::make_unique<Event>();
       MSM_CUDA_CHECK(cudaStreamWaitEvent(stream_->s, staged_[b]->e, 0));
-      run(device_scalars(b), consumed_[b]->e, plan_.first_piece);
+      run(device_scalars(b), consumed_[b]->e, from);
       MSM_CUDA_CHECK(cudaMemcpyAsync(queued_out_.get() + size_t(e - queued_) * W, w_.window_sums, W * sizeof(X),
                                      cudaMemcpyDeviceToHost, stream_->s));
       MSM_CUDA_CHECK(cudaEventRecord(e->done->e, stream_->s));
@@ -348,7 +372,7 @@ class CudaEngine final : public Engine {
     }
   }
 
-  // The window sums of the set with this ticket, if finish_first_piece queued its whole pipeline:
+  // The window sums of the set with this ticket, if queue_pipeline queued its whole pipeline:
   // into out, once downloaded (the entry is then free).
   bool take_queued(uint64_t ticket, X* out) {
     if (ticket == 0) return false;
@@ -425,12 +449,11 @@ class CudaEngine final : public Engine {
   // (bench/gpu-notes.md). Stops at the first CUDA error, which it returns.
   cudaError_t stage_and_copy(uint8_t* dst, uint8_t* stage, const uint8_t* src, size_t from, size_t to,
                              const HostBytes::Inspect& inspect) {
-    cudaStream_t cs = copy_stream_->s;
     if (to - from <= kOneDma) {
       HostBytes::split(to - from, [&](size_t lo, size_t hi) {
         HostBytes::copy_range(stage, src, from + lo, from + hi, inspect);
       });
-      return cudaMemcpyAsync(dst + from, stage + from, to - from, cudaMemcpyHostToDevice, cs);
+      return queue_dma(dst + from, stage + from, to - from);
     }
     std::atomic<int> failed{cudaSuccess};
     HostBytes::split(to - from, [&](size_t lo, size_t hi) {
@@ -439,11 +462,21 @@ class CudaEngine final : public Engine {
       for (size_t off = lo; off < hi && e == cudaSuccess; off += kChunk) {
         const size_t end = std::min(hi, off + kChunk);
         HostBytes::copy_range(stage, src, off, end, inspect);
-        e = cudaMemcpyAsync(dst + off, stage + off, end - off, cudaMemcpyHostToDevice, cs);
+        e = queue_dma(dst + off, stage + off, end - off);
       }
       if (e != cudaSuccess) failed = e;
     });
     return cudaError_t(failed.load());
+  }
+
+  // Host → device on copy_stream_; under MSM_CUDA_PROFILE the call's own time is added to dma_queue_ns_.
+  cudaError_t queue_dma(uint8_t* dst, const uint8_t* src, size_t bytes) {
+    const auto t = std::chrono::steady_clock::now();
+    const cudaError_t e = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, copy_stream_->s);
+    if (environment().cuda_profile)
+      dma_queue_ns_ += uint64_t(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t).count());
+    return e;
   }
 
   // The pipeline on stream_ for scalars on the device (or being copied there before stream_ reaches
@@ -456,30 +489,39 @@ class CudaEngine final : public Engine {
       launch_merge_buckets<G>(w_, w_.keys_in, s);
       prof_.mark("merge", s);
     }
+    HostLaps laps;
     launch_reduce<G>(w_, device_, s);
     prof_.mark("reduce", s);
+    laps.lap("reduce");
+    laps.print("launches", plan_.n, -1);
   }
 
   // Alg. 3–5 on points [first, first + count) into the context's buckets, or, for a later piece,
   // into keys_in's region (the plan sizes it for them; the sort has read it by then).
   void run_piece(const uint32_t* d_scalars, uint32_t first, uint32_t count, bool later, cudaEvent_t consumed) {
     cudaStream_t s = stream_->s;
+    HostLaps laps;
     Workspace<G> w = w_;
     w.first = first, w.count = count;
     if (later) w.buckets = reinterpret_cast<X*>(w_.keys_in);
     launch_recode<G>(w, d_scalars, s);
     prof_.mark("recode", s);
     MSM_CUDA_CHECK(cudaEventRecord(consumed, s));
+    laps.lap("recode");
     sort_windows(w.sort_temp, w.sort_temp_bytes, w.keys_in, w.keys, w.vals_in, w.vals, count, w.W, w.sort_group,
                  sort_key_bits(w.c, w.sort_group), s);
     prof_.mark("sort", s);
+    laps.lap("sort");
     const bool ct = w.mode == Accumulation::constant_time;
     if (ct) launch_ct_prepare<G>(w, s);
     launch_accumulate<G>(w, s);
     prof_.mark("accumulate", s);
+    laps.lap("accumulate");
     if (ct) launch_ct_aggregate<G>(w, s);
     else launch_aggregate<G>(w, device_, s);
     prof_.mark("aggregate", s);
+    laps.lap("aggregate");
+    laps.print("launches", count, -1);
   }
 
   CurveId id_;
@@ -499,7 +541,7 @@ class CudaEngine final : public Engine {
   int eager_slot_ = 0;
   // Guarded by the device mutex: the ticket whose first piece copy_uploading ran (its buckets in the
   // workspace, the rest to follow; 0: none) and the scalar buffer it read; the sets whose whole
-  // pipeline a later copy queued (finish_first_piece), each with its window sums' download.
+  // pipeline a call-time copy queued (queue_pipeline), each with its window sums' download.
   uint64_t first_ticket_ = 0;
   int first_buffer_ = -1;
   struct Queued {
@@ -516,6 +558,8 @@ class CudaEngine final : public Engine {
   std::unique_ptr<Event> staged_[2], consumed_[2], done_[2];
   std::unique_ptr<Event> piece_staged_;  // the first piece's DMA is done (copy_uploading)
   Profiler prof_;
+  std::atomic<uint64_t> dma_queue_ns_{0};
+  std::chrono::steady_clock::time_point copied_at_;  // MSM_CUDA_PROFILE: the last call-time copy's end  // MSM_CUDA_PROFILE: stage_and_copy's DMA calls, all threads
 };
 
 // Runs f(i) for i in [0, count) on a thread each and waits for all. An exception of f(i) is
