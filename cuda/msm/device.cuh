@@ -138,26 +138,31 @@ struct Event {
   Event& operator=(const Event&) = delete;
 };
 
-// MSM_CUDA_PROFILE (but =host): per-stage device times of every MSM on stderr (timing events between
-// stages).
+// MSM_CUDA_PROFILE (any value): per-stage times of every MSM on stderr: the device's (timing events
+// between stages; not with =host) and, in brackets, the host's since the previous mark (for the
+// stages of one piece, the time its launches took).
 class Profiler {
  public:
-  Profiler() : on_(environment().cuda_profile && !environment().cuda_profile_host) {}
+  Profiler() : on_(environment().cuda_profile), events_(!environment().cuda_profile_host) {}
   void mark(const char* name, cudaStream_t s) {
     if (!on_ || count_ == kMax) return;
-    if (!ev_[count_]) MSM_CUDA_CHECK(cudaEventCreate(&ev_[count_]));
-    MSM_CUDA_CHECK(cudaEventRecord(ev_[count_], s));
+    if (events_) {
+      if (!ev_[count_]) MSM_CUDA_CHECK(cudaEventCreate(&ev_[count_]));
+      MSM_CUDA_CHECK(cudaEventRecord(ev_[count_], s));
+    }
+    host_[count_] = std::chrono::steady_clock::now();
     names_[count_++] = name;
   }
   // Prints the stages marked since the last report, once the last of them is done.
   void report(size_t n, double host_ms) {
     if (!on_ || count_ < 2) return void(count_ = 0);
-    MSM_CUDA_CHECK(cudaEventSynchronize(ev_[count_ - 1]));
+    if (events_) MSM_CUDA_CHECK(cudaEventSynchronize(ev_[count_ - 1]));
     std::fprintf(stderr, "[msm-cuda profile] n=%zu", n);
     for (int i = 1; i < count_; ++i) {
       float ms = 0;
-      MSM_CUDA_CHECK(cudaEventElapsedTime(&ms, ev_[i - 1], ev_[i]));
-      std::fprintf(stderr, " %s %.3f", names_[i], ms);
+      if (events_) MSM_CUDA_CHECK(cudaEventElapsedTime(&ms, ev_[i - 1], ev_[i]));
+      std::fprintf(stderr, " %s %.3f (%.3f)", names_[i], ms,
+                   std::chrono::duration<double, std::milli>(host_[i] - host_[i - 1]).count());
     }
     std::fprintf(stderr, " | host total %.3f ms\n", host_ms);
     count_ = 0;
@@ -169,15 +174,16 @@ class Profiler {
 
  private:
   static constexpr int kMax = 16;
-  bool on_;
+  bool on_, events_;
   int count_ = 0;
   cudaEvent_t ev_[kMax] = {};
+  std::chrono::steady_clock::time_point host_[kMax];
   const char* names_[kMax] = {};
 };
 
-// MSM_CUDA_PROFILE (any value): a host thread's phases (engine.cu: the call-time copy, the launches)
-// on the host clock, printed by print(); its dma_queue_ms, where ≥ 0, is the time the copy threads
-// spent in their cudaMemcpyAsync calls, summed.
+// MSM_CUDA_PROFILE (any value): the call-time copy's phases (engine.cu copy_uploading) on the host
+// clock, printed by print() with the time the copy threads spent in their cudaMemcpyAsync calls,
+// summed.
 class HostLaps {
  public:
   using Clock = std::chrono::steady_clock;
@@ -189,11 +195,11 @@ class HostLaps {
     names_[count_++] = name;
     last_ = t;
   }
-  void print(const char* what, size_t n, double dma_queue_ms) const {
+  void print(size_t n, double dma_queue_ms) const {
     if (!on_) return;
-    std::fprintf(stderr, "[msm-cuda profile] %s n=%zu", what, n);
+    std::fprintf(stderr, "[msm-cuda profile] call-time copy n=%zu", n);
     for (int i = 0; i < count_; ++i) std::fprintf(stderr, " %s %.3f", names_[i], ms_[i]);
-    if (dma_queue_ms >= 0) std::fprintf(stderr, " | DMA calls %.3f (all threads)", dma_queue_ms);
+    std::fprintf(stderr, " | DMA calls %.3f (all threads)", dma_queue_ms);
     std::fprintf(stderr, " | total %.3f ms\n", std::chrono::duration<double, std::milli>(last_ - start_).count());
   }
 

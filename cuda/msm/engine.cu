@@ -205,9 +205,6 @@ class CudaEngine final : public Engine {
       if (!take_queued(scalars[k].ticket, &sums[k * W])) sets.push_back(scalars[k]), at.push_back(k);
     const size_t L = sets.size();
     auto t0 = std::chrono::steady_clock::now();
-    if (environment().cuda_profile && L > 0 && sets[0].ticket != 0)
-      std::fprintf(stderr, "[msm-cuda profile] the call's worker took the device %.3f ms after its copy\n",
-                   std::chrono::duration<double, std::milli>(t0 - copied_at_).count());
     prof_.mark("start", stream_->s);
     int b = L > 0 ? place(sets, 0, -1) : 0;
     // The first set's first piece ran at call time if its copy started it and is still in buffer b.
@@ -300,7 +297,6 @@ class CudaEngine final : public Engine {
     if (e == cudaSuccess) e = stage_and_copy(d, dst, src, cut, bytes, inspect);
     if (e == cudaSuccess) e = cudaEventRecord(staged_[b]->e, cs);
     laps.lap("rest copy");
-    copied_at_ = std::chrono::steady_clock::now();
     if (e != cudaSuccess) {  // the copy must still be whole; msm_batch meets the error again and reports it
       if (split) first_ticket_ = 0;
       HostBytes::copy(dst, src, bytes, inspect);
@@ -310,7 +306,7 @@ class CudaEngine final : public Engine {
     if (split) first_ticket_ = ticket, first_buffer_ = b;
     else queue_pipeline(b, ticket, 0, false);
     laps.lap("launch");
-    laps.print("call-time copy", plan_.n, dma_queue_ns_.load() * 1e-6);
+    laps.print(plan_.n, dma_queue_ns_.load() * 1e-6);
     return true;
   }
 
@@ -489,39 +485,30 @@ class CudaEngine final : public Engine {
       launch_merge_buckets<G>(w_, w_.keys_in, s);
       prof_.mark("merge", s);
     }
-    HostLaps laps;
     launch_reduce<G>(w_, device_, s);
     prof_.mark("reduce", s);
-    laps.lap("reduce");
-    laps.print("launches", plan_.n, -1);
   }
 
   // Alg. 3–5 on points [first, first + count) into the context's buckets, or, for a later piece,
   // into keys_in's region (the plan sizes it for them; the sort has read it by then).
   void run_piece(const uint32_t* d_scalars, uint32_t first, uint32_t count, bool later, cudaEvent_t consumed) {
     cudaStream_t s = stream_->s;
-    HostLaps laps;
     Workspace<G> w = w_;
     w.first = first, w.count = count;
     if (later) w.buckets = reinterpret_cast<X*>(w_.keys_in);
     launch_recode<G>(w, d_scalars, s);
     prof_.mark("recode", s);
     MSM_CUDA_CHECK(cudaEventRecord(consumed, s));
-    laps.lap("recode");
     sort_windows(w.sort_temp, w.sort_temp_bytes, w.keys_in, w.keys, w.vals_in, w.vals, count, w.W, w.sort_group,
                  sort_key_bits(w.c, w.sort_group), s);
     prof_.mark("sort", s);
-    laps.lap("sort");
     const bool ct = w.mode == Accumulation::constant_time;
     if (ct) launch_ct_prepare<G>(w, s);
     launch_accumulate<G>(w, s);
     prof_.mark("accumulate", s);
-    laps.lap("accumulate");
     if (ct) launch_ct_aggregate<G>(w, s);
     else launch_aggregate<G>(w, device_, s);
     prof_.mark("aggregate", s);
-    laps.lap("aggregate");
-    laps.print("launches", count, -1);
   }
 
   CurveId id_;
@@ -558,8 +545,7 @@ class CudaEngine final : public Engine {
   std::unique_ptr<Event> staged_[2], consumed_[2], done_[2];
   std::unique_ptr<Event> piece_staged_;  // the first piece's DMA is done (copy_uploading)
   Profiler prof_;
-  std::atomic<uint64_t> dma_queue_ns_{0};
-  std::chrono::steady_clock::time_point copied_at_;  // MSM_CUDA_PROFILE: the last call-time copy's end  // MSM_CUDA_PROFILE: stage_and_copy's DMA calls, all threads
+  std::atomic<uint64_t> dma_queue_ns_{0};  // MSM_CUDA_PROFILE: stage_and_copy's DMA calls, all threads
 };
 
 // Runs f(i) for i in [0, count) on a thread each and waits for all. An exception of f(i) is
