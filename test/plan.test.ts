@@ -135,9 +135,15 @@ describe.each(CURVE_NAMES)('%s', (curve: CurveName) => {
     }
   });
 
-  test('the reduction\'s chunk level: chunks of 2^l buckets, as large as leaves a thread per resident one', () => {
+  test('the reduction\'s chunk level: chunks of 2^l buckets, as large as leaves a thread per counted one', () => {
     for (const resident of [132 * 3 * BLOCK, 46 * 4 * BLOCK, 8 * BLOCK]) {
       for (const c of [4, 12, 16, 17, 18, 20, 22]) {
+        // The count (chunkThreads, the register-sum kernel's residency) sets the level, not the
+        // resident threads of the Alg. 4 kernel that runs (4× or a quarter of them).
+        for (const alg4 of [resident, 4 * resident, Math.max(BLOCK, resident / 4)]) {
+          const q = T().planContext(curve, 2 ** 20, { windowBits: c }, 80 * GB, alg4, resident);
+          expect(q.chunkLog).toBe(T().planContext(curve, 2 ** 20, { windowBits: c }, 80 * GB, resident).chunkLog);
+        }
         const p = T().planContext(curve, 2 ** 20, { windowBits: c }, 80 * GB, resident);
         const buckets = p.W * p.M;
         const l = p.chunkLog;

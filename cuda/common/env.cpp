@@ -13,7 +13,7 @@ const Environment& environment() {
       return v && std::strcmp(v, value) == 0;
     };
     e.cpu_simd = !is("MSM_CPU_SIMD", "0");
-    e.cuda_acc_budget = is("MSM_CUDA_ACC", "wide") ? 1 : is("MSM_CUDA_ACC", "tight") ? 2 : 0;
+    e.cuda_acc_sum = is("MSM_CUDA_ACC", "registers") ? 1 : is("MSM_CUDA_ACC", "shared") ? 2 : 0;
     // An integer in [lo, hi], else (unset, not a number, out of range) `dflt`.
     const auto integer = [](const char* name, long lo, long hi, int dflt) {
       const char* v = std::getenv(name);

@@ -7,9 +7,10 @@ namespace msm {
 struct Environment {
   // MSM_CPU_SIMD=0: the CPU backend's batched additions stay off the AVX-512 IFMA lanes.
   bool cpu_simd = true;
-  // MSM_CUDA_ACC=wide|tight: the register budget of the default accumulation kernel of G1
-  // (cuda/msm/tuning.hpp); 0 = the tuning table's choice, 1 = wide, 2 = tight.
-  int cuda_acc_budget = 0;
+  // MSM_CUDA_ACC=registers|shared: where G1's default accumulation kernel keeps its running sums
+  // (cuda/msm/tuning.hpp acc_shared_for; for comparison): 0 = by the context's size, 1 = registers,
+  // 2 = shared memory.
+  int cuda_acc_sum = 0;
   // MSM_CUDA_CHUNK_LOG=l (0 … 20): the chunk level of the bucket reduction (cuda/msm/reduce.cuh),
   // 2^l buckets per chunk, clamped to the window's buckets; −1 = the plan's choice (for measuring).
   int cuda_chunk_log = -1;

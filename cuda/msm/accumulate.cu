@@ -5,10 +5,12 @@
 // Adding an entry (Alg. 4 lines 13–20): the point 2^min(EXP,τ)·P_i comes from the table, is
 // negated for SIGN, and when EXP > τ doubled EXP − τ more times (mdbl-2008-s-1 then
 // dbl-2008-s-1, EFD) and added with add-2008-s (12M + 2S); otherwise added with madd-2008-s
-// (8M + 2S). The running sum lives in registers rather than the paper's shared-memory slots.
-// One accumulator per mode of options.hpp's Accumulation: XyzzAcc (the above), HomogeneousAcc
-// (§3.2's double-point additions in homogeneous coordinates) and ConstantTimeAcc (§5's complete
-// additions). Block size and register budgets: tuning.hpp.
+// (8M + 2S). One accumulator per mode of options.hpp's Accumulation: XyzzSharedAcc (the above,
+// its running sum in shared memory as in the paper's Alg. 4, from 2^20 points; XyzzAcc keeps it in
+// registers, below that and for G2), HomogeneousAcc (§3.2's double-point additions in homogeneous
+// coordinates) and ConstantTimeAcc (§5's complete additions). Block size and register budgets:
+// tuning.hpp.
+#include <algorithm>
 #include <type_traits>
 
 #include "accumulate.cuh"
@@ -37,7 +39,8 @@ __device__ __forceinline__ X add_doubled(const X& acc, const A& p, uint32_t k) {
   for (uint32_t i = 1; i < k; ++i) q = q.dbl();
   return acc.add(q);
 }
-// The same out of line, for G2: its two XYZZ points at once (192 registers on BLS12-381) would
+// The same out of line, for G2 and for the shared-memory sum: two XYZZ points at once (192
+// registers for BLS12-381's G2, 96 for G1 against XyzzSharedAcc's 128-register budget) would
 // otherwise set the register allocation of the whole kernel, spilling on the hot path (a mixed
 // addition per entry) too; the call costs a few stores on this path only, taken where τ < c − 1.
 template <class X, class A>
@@ -65,6 +68,77 @@ struct XyzzAcc {
     else acc = add_doubled(acc, p, e - tau);
   }
   __device__ __forceinline__ void store(uint32_t slot) { buffer[slot] = acc; }
+  __device__ __forceinline__ void finish(uint32_t, uint32_t) {}
+};
+
+// The running sum in shared memory, as the paper's Alg. 4 keeps it (§3.3): the registers then hold
+// only the addition's temporaries, so more warps fit an SM (the kernel waits on the latency of its
+// carry chains; BLS12-381: 128 registers and 4 blocks per SM against 168 and 3, the accumulate
+// stage 0.90–0.94× the time: tuning.hpp, bench/gpu-notes.md). Each limb of a coordinate is one row
+// of kAccBlock words across the block (64-bit accesses without bank conflicts); volatile, so that
+// each use reads the coordinate again instead of holding it in registers across the products.
+template <class F>
+struct SharedElems {
+  volatile uint64_t* base;  // the thread's column
+  __device__ __forceinline__ F get(int e) const {
+    F f;
+#pragma unroll
+    for (int k = 0; k < F::N; ++k) f.limb[k] = base[(e * F::N + k) * kAccBlock];
+    return f;
+  }
+  __device__ __forceinline__ void set(int e, const F& f) const {
+#pragma unroll
+    for (int k = 0; k < F::N; ++k) base[(e * F::N + k) * kAccBlock] = f.limb[k];
+  }
+};
+
+template <class G>
+struct XyzzSharedAcc {
+  using A = AffineOf<G>;
+  using X = XyzzOf<G>;
+  using F = typename G::field;
+  static_assert(!ff::is_fp2<F>, "G1 only: the order below keeps F::mul_add's four operands live");
+  enum { kX, kY, kZZ, kZZZ };
+  const A* __restrict__ table;
+  uint32_t n;
+  uint32_t tau;
+  int shift;  // value_shift(c)
+  X* __restrict__ buffer;
+  SharedElems<F> s;
+
+  __device__ __forceinline__ X get() const { return X{s.get(kX), s.get(kY), s.get(kZZ), s.get(kZZZ)}; }
+  __device__ __forceinline__ void set(const X& x) const {
+    s.set(kX, x.X);
+    s.set(kY, x.Y);
+    s.set(kZZ, x.ZZ);
+    s.set(kZZZ, x.ZZZ);
+  }
+  __device__ __forceinline__ void reset() { set(X::infinity()); }
+  // madd-2008-s (8M + 2S) on the shared sum, each old coordinate read where it is used.
+  __device__ __forceinline__ void madd(const A& q) {
+    if (q.is_inf()) return;
+    const F ZZ1 = s.get(kZZ);
+    if (ZZ1.is_zero()) return set(X::from_affine(q));
+    const F P = q.x * ZZ1 - s.get(kX);
+    const F R = q.y * s.get(kZZZ) - s.get(kY);
+    if (P.is_zero()) return set(R.is_zero() ? X::dbl(q) : X::infinity());
+    const F PP = P.sqr();
+    const F PPP = P * PP;
+    s.set(kZZ, s.get(kZZ) * PP);
+    s.set(kZZZ, s.get(kZZZ) * PPP);
+    const F Q = s.get(kX) * PP;
+    const F X3 = R.sqr() - PPP - Q.dbl();
+    const F T = Q - X3;
+    s.set(kX, X3);
+    s.set(kY, F::mul_add(R, T, s.get(kY), -PPP));
+  }
+  __device__ __forceinline__ void add(uint32_t v) {
+    uint32_t e;
+    const A p = table_point<G>(table, n, tau, shift, v, &e);
+    if (e <= tau) madd(p);
+    else set(add_doubled_out_of_line(get(), p, e - tau));
+  }
+  __device__ __forceinline__ void store(uint32_t slot) { buffer[slot] = get(); }
   __device__ __forceinline__ void finish(uint32_t, uint32_t) {}
 };
 
@@ -227,8 +301,13 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B)) acc
   } else {
     const uint32_t first = first_nonzero(keys, w.count);
     const Span sp = thread_span(first, w.count, w.T, tid);
-    std::conditional_t<Mode == Accumulation::homogeneous, HomogeneousAcc<G>, XyzzAcc<G>> acc{w.table, w.n, uint32_t(w.tau), value_shift(w.c),
-                                                                                                     w.buffer + size_t(j) * w.slots()};
+    using Acc = std::conditional_t<Mode == Accumulation::homogeneous, HomogeneousAcc<G>,
+                                   std::conditional_t<B == Budget::shared, XyzzSharedAcc<G>, XyzzAcc<G>>>;
+    Acc acc{w.table, w.n, uint32_t(w.tau), value_shift(w.c), w.buffer + size_t(j) * w.slots()};
+    if constexpr (B == Budget::shared) {
+      extern __shared__ uint64_t acc_shared[];  // kAccBlock · sizeof(X) bytes: accumulate_smem
+      acc.s.base = acc_shared + threadIdx.x;
+    }
     uint32_t* const offset = w.buf_offset + size_t(j) * w.T;
     uint32_t* const used = w.buf_used + size_t(j) * w.T;
     accumulate_thread(tid, sp, keys, w.vals + base, offset, w.buf_index + size_t(j) * w.slots(), used, acc);
@@ -236,27 +315,43 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B)) acc
   }
 }
 
-// The kernel a mode launches: the other modes, and every mode of G2, are built with one budget
-// each (tuning.hpp).
+// The kernel a mode launches: G1's default mode keeps its sums in shared memory where
+// acc_shared_for says (`shared`); otherwise, and in the other modes and every mode of G2, in
+// registers at one budget each (tuning.hpp).
 template <class G, Accumulation Mode>
-auto accumulate_entry() {
+auto accumulate_entry(bool shared) {
   constexpr int limbs = G::field::N;
   constexpr bool fp2 = ff::is_fp2<typename G::field>;
-  if constexpr (Mode != Accumulation::xyzz || !acc_both_budgets(fp2))
+  if constexpr (Mode != Accumulation::xyzz || fp2)
     return accumulate_kernel<G, acc_budget(limbs, fp2), Mode>;
   else
-    return acc_budget_now(limbs) == Budget::tight ? accumulate_kernel<G, Budget::tight, Mode>
-                                                  : accumulate_kernel<G, Budget::wide, Mode>;
+    return shared ? accumulate_kernel<G, Budget::shared, Mode> : accumulate_kernel<G, acc_budget(limbs), Mode>;
+}
+
+// Dynamic shared memory of Alg. 4's kernel: the block's running sums where they live there.
+template <class G>
+size_t accumulate_smem(bool shared) {
+  return shared ? size_t(kAccBlock) * sizeof(XyzzOf<G>) : 0;
 }
 
 template <class G>
-uint32_t accumulate_threads(int device, Accumulation mode) {
+uint32_t accumulate_threads(int device, Accumulation mode, bool shared) {
   int sms = 0, blocks = 0;
   MSM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const auto kernel = mode == Accumulation::xyzz          ? accumulate_entry<G, Accumulation::xyzz>()
-                      : mode == Accumulation::homogeneous ? accumulate_entry<G, Accumulation::homogeneous>()
-                                                     : accumulate_entry<G, Accumulation::constant_time>();
-  MSM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kAccBlock, 0));
+  shared = shared && mode == Accumulation::xyzz && !ff::is_fp2<typename G::field>;
+  const auto kernel = mode == Accumulation::xyzz          ? accumulate_entry<G, Accumulation::xyzz>(shared)
+                      : mode == Accumulation::homogeneous ? accumulate_entry<G, Accumulation::homogeneous>(false)
+                                                     : accumulate_entry<G, Accumulation::constant_time>(false);
+  const size_t smem = accumulate_smem<G>(shared);
+  if (smem) {  // the carveout that holds the blocks the budget was built for, the rest left to L1
+    int per_sm = 0, reserved = 0;
+    MSM_CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+    MSM_CUDA_CHECK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device));
+    const size_t want = size_t(acc_min_blocks(G::field::N, Budget::shared)) * (smem + size_t(reserved));
+    const int pct = int(std::min<size_t>(100, (want * 100 + size_t(per_sm) - 1) / size_t(per_sm)));
+    MSM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, pct));
+  }
+  MSM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kAccBlock, smem));
   if (blocks < 1) blocks = 1;
   return uint32_t(sms) * uint32_t(blocks) * kAccBlock;
 }
@@ -264,7 +359,8 @@ uint32_t accumulate_threads(int device, Accumulation mode) {
 template <class G, Accumulation Mode>
 void launch_accumulate_mode(const Workspace<G>& w, cudaStream_t s) {
   const dim3 grid(blocks_for(w.T, kAccBlock), unsigned(w.W));
-  accumulate_entry<G, Mode>()<<<grid, kAccBlock, 0, s>>>(w);
+  const bool shared = Mode == Accumulation::xyzz && w.shared_sum;
+  accumulate_entry<G, Mode>(shared)<<<grid, kAccBlock, accumulate_smem<G>(shared), s>>>(w);
   MSM_LAUNCH_CHECK("accumulate_kernel");
 }
 
@@ -281,7 +377,7 @@ void launch_accumulate(const Workspace<G>& w, cudaStream_t s) {
 }
 
 #define MSM_INSTANTIATE(G)                         \
-  template uint32_t accumulate_threads<G>(int, Accumulation); \
+  template uint32_t accumulate_threads<G>(int, Accumulation, bool); \
   template void launch_accumulate<G>(const Workspace<G>&, cudaStream_t);
 MSM_FOR_EACH_STAGE_CURVE(MSM_INSTANTIATE)
 #undef MSM_INSTANTIATE

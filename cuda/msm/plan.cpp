@@ -14,21 +14,24 @@
 
 namespace msm::gpu {
 
-// The chunk level (reduce.cuh): chunks of 2^l buckets, one thread each, as large as still keeps every
-// resident thread busy, and none while the windows' buckets are fewer than twice that. Measured on
-// the H100 (BLS12-381 2^24, c = 20, W·M = 13·2^18, MSM_CUDA_CHUNK_LOG): reduce 8.4 ms at l = 3,
-// 6.5 at l = 4 (≥ 4 waves), 5.7 at l = 6 (one): the longer chains cost less than the layered rounds
-// over the larger K they avoid.
-int chunk_log_for(uint32_t M, int W, uint32_t resident) {
+// The chunk level (reduce.cuh): chunks of 2^l buckets, one thread each, at least as many as
+// `threads`, and none while the windows' buckets are fewer than twice that. Measured on the H100
+// (BLS12-381 2^24, c = 20, W·M = 13·2^18, MSM_CUDA_CHUNK_LOG): reduce 8.4 ms at l = 3, 6.5 at l = 4
+// (≥ 4 waves), 5.7 at l = 6 (one): the longer chains cost less than the layered rounds over the
+// larger K they avoid. `threads` is what Alg. 4 runs at once with its sums in registers (3 blocks
+// of 128 per SM for the 6-limb fields, 4 for BN254: PlanInput::chunk_threads), the count the rule
+// and window_cost's constants were fitted with; counting the shared-sum kernel's 4/3 and 2× as
+// many lowered l by one at BLS12-381 and BN254 2^22 and took the reduction from 1.12 to 1.78 ms.
+int chunk_log_for(uint32_t M, int W, uint32_t threads) {
   const int log_m = int(__builtin_ctz(M));
-  const uint64_t want = std::max<uint32_t>(resident, 1);
+  const uint64_t want = std::max<uint32_t>(threads, 1);
   int l = 0;
   while (l < log_m && (uint64_t(W) * M >> (l + 1)) >= want) ++l;
   return l;
 }
-int choose_chunk_log(uint32_t M, int W, uint32_t resident) {
+int choose_chunk_log(uint32_t M, int W, uint32_t threads) {
   const int forced = environment().cuda_chunk_log;
-  return forced >= 0 ? std::min(forced, int(__builtin_ctz(M))) : chunk_log_for(M, W, resident);
+  return forced >= 0 ? std::min(forced, int(__builtin_ctz(M))) : chunk_log_for(M, W, threads);
 }
 
 // The most windows one sort may take: kMaxSortEntries (one, if a window has more).
@@ -87,7 +90,8 @@ uint32_t choose_first_piece(uint64_t n, int W, size_t coordinate_bytes) {
 }
 
 // Estimated cost, in mixed additions, of one MSM of n points with window c (W windows, M = 2^(c−2)
-// buckets each) on a device running `resident` threads at once:
+// buckets each) on a device running `resident` Alg. 4 threads at once, the chunk level l counting
+// `chunk_threads`:
 //   W·n                     Alg. 4: one mixed addition per non-zero digit (≈ all of them)
 //   W·n·s·⌈(c−1)/8⌉         the per-window radix sort, ≈ s of an addition per entry and 8-bit pass
 //   max(W·M·a, C·min(h, H)) Alg. 5, ≈ a per bucket, or its longest chain where that takes longer:
@@ -106,9 +110,9 @@ uint32_t choose_first_piece(uint64_t n, int W, size_t coordinate_bytes) {
 // 107 ms for 13·2^24 entries, Alg. 5 2.0 ms for 13·2^18 buckets, the reduction 5.7 ms); C to the
 // API times of c = 10 … 17 at 2^16 … 2^20 (bench/gpu-notes.md), where c = 13 beat the c = 10 and 12
 // that the model without the chain took at 2^16 and 2^17.
-double window_cost(double n, int c, int W, uint32_t resident) {
+double window_cost(double n, int c, int W, uint32_t resident, uint32_t chunk_threads) {
   const uint32_t M = 1u << (c - 2);
-  const int l = chunk_log_for(M, W, resident);
+  const int l = chunk_log_for(M, W, chunk_threads);
   const double K = double(M >> l), log_k = double(c - 2 - l);
   constexpr double k_full = 2.0, latency = 40000.0, sort_pass = 0.025, aggregate = 1.2, chain = 60000.0;
   const double passes = double((c - 1 + 7) / 8);
@@ -125,11 +129,11 @@ int max_window_bits(uint64_t n) {
   return c;
 }
 
-int choose_window_bits(uint64_t n, const uint32_t* rm1, int bits, uint32_t resident) {
+int choose_window_bits(uint64_t n, const uint32_t* rm1, int bits, uint32_t resident, uint32_t chunk_threads) {
   int best = 8;
   double best_cost = 1e300;
   for (int c = 4; c <= max_window_bits(n); ++c) {
-    const double cost = window_cost(double(n), c, num_windows(rm1, kScalarWords, bits, c), resident);
+    const double cost = window_cost(double(n), c, num_windows(rm1, kScalarWords, bits, c), resident, chunk_threads);
     if (cost < best_cost) best_cost = cost, best = c;
   }
   return best;
@@ -167,7 +171,11 @@ Plan make_plan(const PlanInput& in) {
   Plan p;
   p.n = uint32_t(in.n);
   p.mode = opt.accumulation;
-  int c = opt.window_bits > 0 ? opt.window_bits : choose_window_bits(std::max<uint64_t>(in.n, 1), cv.rm1, cv.scalar_bits, in.resident_threads);
+  p.shared_sum = in.shared_sum;
+  const uint32_t chunk_threads = in.chunk_threads ? in.chunk_threads : in.resident_threads;
+  int c = opt.window_bits > 0 ? opt.window_bits
+                              : choose_window_bits(std::max<uint64_t>(in.n, 1), cv.rm1, cv.scalar_bits, in.resident_threads,
+                                                   chunk_threads);
   if (c > max_window_bits(in.n))
     throw EngineError("ERR_INVALID_OPTION", "option 'windowBits' above " + std::to_string(max_window_bits(in.n)) +
                                                 " leaves the point index 26 bits: at most " +
@@ -200,7 +208,7 @@ Plan make_plan(const PlanInput& in) {
   p.M = 1u << (c - 2);
   p.T = std::max<uint32_t>(1, std::min<uint32_t>(threads_per_window(in.resident_threads, p.W), std::max<uint32_t>(p.n, 1)));
   p.slots = ct ? ct_padded(buffer_slots(p.T, c)) : buffer_slots(p.T, c);
-  p.chunk_log = choose_chunk_log(p.M, p.W, in.resident_threads);
+  p.chunk_log = choose_chunk_log(p.M, p.W, chunk_threads);
   p.sort_group = choose_sort_group(std::max<uint64_t>(in.n, 1), p.W, c);
   p.first_piece = choose_first_piece(in.n, p.W, cv.affine / 2);
   if (in.n == 0) return p;

@@ -28,6 +28,10 @@ struct PlanInput {
   EngineOptions options;
   size_t free_memory = 0;         // device bytes free before the context allocates
   uint32_t resident_threads = 0;  // Alg. 4 threads the device runs at once (SMs × blocks × block size)
+  // The threads the chunk level's rule counts (chunk_log_for): what Alg. 4 runs at once with its sums
+  // in registers, the residency the rule was fitted with (0: resident_threads).
+  uint32_t chunk_threads = 0;
+  bool shared_sum = false;        // Alg. 4 keeps its sums in shared memory (tuning.hpp acc_shared_for)
   // CUB's temporary storage for one radix sort of n entries on key_bits bits.
   size_t (*sort_temp_bytes)(uint32_t n, int key_bits) = nullptr;
 };
@@ -48,6 +52,7 @@ struct Plan {
   int chunk_log = 0;   // l: the reduction's chunk level sums chunks of 2^l buckets first (reduce.cuh)
   int sort_group = 1;  // g: windows per radix sort (sort.cu), on sort_key_bits(c, g) key bits
   Accumulation mode = Accumulation::xyzz;
+  bool shared_sum = false;     // PlanInput::shared_sum
   bool table_lowered = false;  // τ or c was lowered for the table to fit (memory fallback)
   // Points of the first of two pieces when the call-time copy hands the scalars over as it copies
   // them (engine.cu): that piece runs Alg. 3–5 while the rest is still being copied, the rest runs
@@ -80,12 +85,13 @@ constexpr double kTableShare = 0.5;
 Plan make_plan(const PlanInput& in);
 
 // The window size c of the cost model (plan.cpp) for n points on a device running `resident` Alg. 4
-// threads at once; rm1 = r − 1, bits = its bit length.
-int choose_window_bits(uint64_t n, const uint32_t* rm1, int bits, uint32_t resident);
-double window_cost(double n, int c, int W, uint32_t resident);
-// The chunk level l for W windows of M buckets (MSM_CUDA_CHUNK_LOG, else chunk_log_for).
-int chunk_log_for(uint32_t M, int W, uint32_t resident);
-int choose_chunk_log(uint32_t M, int W, uint32_t resident);
+// threads at once, the chunk level counting `chunk_threads`; rm1 = r − 1, bits = its bit length.
+int choose_window_bits(uint64_t n, const uint32_t* rm1, int bits, uint32_t resident, uint32_t chunk_threads);
+double window_cost(double n, int c, int W, uint32_t resident, uint32_t chunk_threads);
+// The chunk level l for W windows of M buckets, counting `threads` (PlanInput::chunk_threads)
+// (MSM_CUDA_CHUNK_LOG, else chunk_log_for).
+int chunk_log_for(uint32_t M, int W, uint32_t threads);
+int choose_chunk_log(uint32_t M, int W, uint32_t threads);
 // Windows per radix sort for W windows of n entries (MSM_CUDA_SORT_GROUP, else sort_group_for), and
 // the most entries one sort may take (CUB's temporary storage holds a copy of them).
 constexpr uint64_t kMaxSortEntries = uint64_t(1) << 24;

@@ -57,6 +57,7 @@ struct Workspace {
   int W = 0;
   int tau = 0;
   Accumulation mode = Accumulation::xyzz;
+  bool shared_sum = false;  // Alg. 4 keeps its running sums in shared memory (Plan::shared_sum)
   uint32_t T = 0;
   int chunk_log = 0;  // l of the reduction's chunk level (reduce.cuh)
   int sort_group = 1;  // g: windows per radix sort (sort.cu)
@@ -91,7 +92,7 @@ struct Workspace {
   static Workspace bind(const Plan& p, unsigned char* base) {
     const auto at = [&](const Region& r) { return static_cast<void*>(base + r.offset); };
     Workspace w;
-    w.n = p.n, w.first = 0, w.count = p.n, w.c = p.c, w.W = p.W, w.tau = p.tau, w.mode = p.mode, w.T = p.T, w.chunk_log = p.chunk_log;
+    w.n = p.n, w.first = 0, w.count = p.n, w.c = p.c, w.W = p.W, w.tau = p.tau, w.mode = p.mode, w.shared_sum = p.shared_sum, w.T = p.T, w.chunk_log = p.chunk_log;
     w.sort_group = p.sort_group;
     w.table = static_cast<const A*>(at(p.table));
     w.recode_table = static_cast<const uint32_t*>(at(p.recode_table));
@@ -127,9 +128,10 @@ size_t sort_temp_bytes(uint32_t n, int key_bits);
 void sort_windows(void* temp, size_t temp_bytes, const uint32_t* keys_in, uint32_t* keys_out, const uint32_t* vals_in,
                   uint32_t* vals_out, uint32_t n, int W, int g, int key_bits, cudaStream_t s);
 
-// accumulate.cu: Alg. 4. accumulate_threads: resident threads the device can run for the mode's kernel.
+// accumulate.cu: Alg. 4. accumulate_threads: resident threads the device can run for the mode's kernel
+// (`shared`: the default mode's shared-memory sum, acc_shared_for).
 template <class G>
-uint32_t accumulate_threads(int device, Accumulation mode);
+uint32_t accumulate_threads(int device, Accumulation mode, bool shared);
 template <class G>
 void launch_accumulate(const Workspace<G>& w, cudaStream_t s);
 

@@ -13,25 +13,34 @@ namespace msm::gpu {
 // so more resident warps can beat a few spilled registers. The budget is set by the blocks per SM
 // ptxas must fit (registers ≤ 65536 / (kAccBlock · blocks)):
 //
-//   field limbs   wide                       tight
-//   ≥ 5           2 blocks, 232 registers    3 blocks, 168 registers, ~100–150 B spilled (6 limbs)
-//   4             4 blocks, 126 registers    5 blocks, 96 registers, ~400 B spilled
+//   field limbs   wide                       tight                                  shared
+//   ≥ 5           2 blocks, 232 registers    3 blocks, 168 registers, ~100–150 B    4 blocks, 128 registers
+//                                            spilled (6 limbs)                      ~50–120 B spilled
+//   4             4 blocks, 126 registers    5 blocks, 96 registers, ~400 B         8 blocks, 64 registers,
+//                                                                                   ~250 B spilled
 //
-// Measured on the H100 (engine alone, random scalars, 2^20 / 2^22 / 2^24): BLS12-381 wide 21.2 /
-// 73.0 / 283.8 ms, tight 18.3 / 58.7 / 217.6; BN254 wide 9.1 / 24.4 / 94.0, tight 8.9 / 27.1 /
-// 97.8. So tight for the 6-limb fields and wide for BN254. BLS24-315's 5-limb field takes the
-// 6-limb budgets: ptxas (sm_90, CUDA 13.0) fits it in 168 registers with no spills (wide: 222), so
-// tight costs nothing there (not timed). The homogeneous mode keeps a pending affine point beside
-// its projective sum and fits the tight budget without spilling (165–168 registers for the 6-limb
-// fields, since its run ends compute nothing: accumulate.cu); the constant-time mode takes the
-// default mode's budget too. Only the default
-// mode is built both ways (MSM_CUDA_ACC=wide|tight picks at run time), which halves the other
-// modes' compile time. Those timings were taken with the field products inlined; out of line
-// (ff/ptx.cuh, MSM_FF_OUTLINE_PRODUCTS) ptxas reports for the default mode: 6-limb wide 195
-// registers, no spill; tight 168, 236 B spilled; BN254 wide 128, 16 B; tight 96, 664 B. Timed
-// again so (API, random, c = 16, 2^20 / 2^22 / 2^24): BLS12-381 tight 13.97 / 46.64 / 161.3 ms,
-// wide 15.15 / 44.92 / 160.8 (within noise); BN254 tight 7.97 / 26.87 / 94.0, wide 8.02 / 27.45 /
-// 85.6: the table's choice stands.
+// `shared` is the default mode of G1 from 2^20 points (acc_shared_for): its running sum lives in
+// shared memory (XyzzSharedAcc, as the paper's Alg. 4 keeps it), so the registers hold only the
+// addition's temporaries. Measured on the H100 (MSM_CUDA_PROFILE, random scalars, the accumulate
+// stage of the call's second piece at 2^22 / 2^24): BLS12-381 tight 26.41 / 85.2 ms, shared 23.96 / 79.7 (at 5 blocks, 96 registers
+// and ~340 B spilled: 24.0 / 79.6); BN254 wide 9.90 / 34.5, shared 9.18 / 32.0 (at 6 blocks, 80
+// registers: 9.47 / 33.0; at 5: 9.47 / 33.5). ncu (BLS12-381 2^22, the second piece): fmaheavy pipe
+// 80.7 → 84.0 % busy, 9.7 → 12.3 warps per SM, local loads 55.5 M → 13.3 M; BN254 79.5 → 84.3 %,
+// 12.7 → 21.8 warps. Otherwise the sums stay in registers, at the table's register budget below.
+//
+// The register budgets, measured with the sum in registers (engine alone, random scalars, 2^20 /
+// 2^22 / 2^24): BLS12-381 wide 21.2 / 73.0 / 283.8 ms, tight 18.3 / 58.7 / 217.6; BN254 wide
+// 9.1 / 24.4 / 94.0, tight 8.9 / 27.1 / 97.8. So tight for the 6-limb fields and wide for BN254.
+// BLS24-315's 5-limb field takes the 6-limb budgets: ptxas (sm_90, CUDA 13.0) fits it in 168
+// registers with no spills (wide: 222), so tight costs nothing there (not timed). The homogeneous
+// mode keeps a pending affine point beside its projective sum and fits the tight budget without
+// spilling (165–168 registers for the 6-limb fields, since its run ends compute nothing:
+// accumulate.cu); the constant-time mode takes the same budget. Those timings were taken with the
+// field products inlined; out of line (ff/ptx.cuh, MSM_FF_OUTLINE_PRODUCTS) ptxas reports for the
+// default mode: 6-limb wide 195 registers, no spill; tight 168, 236 B spilled; BN254 wide 128,
+// 16 B; tight 96, 664 B. Timed again so (API, random, c = 16, 2^20 / 2^22 / 2^24): BLS12-381 tight
+// 13.97 / 46.64 / 161.3 ms, wide 15.15 / 44.92 / 160.8 (within noise); BN254 tight 7.97 / 26.87 /
+// 94.0, wide 8.02 / 27.45 / 85.6: the table's choice stands.
 //
 // G2 (fp2: Fp2 coordinates, `limbs` = 2·F::N = 8 or 12) holds twice the registers per point of its
 // base field: the accumulator alone is 64 (BN254) or 96 (BLS12-381) 32-bit registers, and 2 blocks
@@ -39,21 +48,27 @@ namespace msm::gpu {
 // (MSM_CUDA_ACC does not apply); ptxas's figures for these kernels are in ec/G2.md.
 constexpr unsigned kAccBlock = 128;
 
-enum class Budget { wide, tight };
+enum class Budget { wide, tight, shared };
 
 constexpr int acc_min_blocks(int limbs, Budget b) {
+  if (b == Budget::shared) return limbs >= 5 ? 4 : 8;
   return limbs >= 5 ? (b == Budget::tight ? 3 : 2) : (b == Budget::tight ? 5 : 4);
 }
-// The budget every mode is built with (the default mode: its run-time choice's default).
+// The register budget of the kernels that keep their sums in registers: every mode but G1's default.
 constexpr Budget acc_budget(int limbs, bool fp2 = false) {
   return fp2 || limbs < 5 ? Budget::wide : Budget::tight;
 }
-// Whether the default mode is built with both budgets, MSM_CUDA_ACC choosing at run time (G1 only).
-constexpr bool acc_both_budgets(bool fp2) { return !fp2; }
-// The default mode's budget at run time: the table, unless MSM_CUDA_ACC says otherwise.
-inline Budget acc_budget_now(int limbs) {
-  const int e = environment().cuda_acc_budget;
-  return e == 1 ? Budget::wide : e == 2 ? Budget::tight : acc_budget(limbs);
+// Whether Alg. 4 keeps its sums in shared memory for a context of n points: G1's default mode from
+// kSharedSumFrom points (MSM_CUDA_ACC=registers|shared: never, always). Below it the kernel gains
+// ≤ 5 % (BLS12-381 2^18 accumulate 2.10 → 1.99 ms at c = 15), and its 4/3× (BLS12-381) and 2×
+// (BN254) threads per window give Alg. 5 more pieces and the window model (plan.cpp, fitted with the
+// register kernel's residency) other choices: BN254 2^16 c = 10 at 1.56–1.70 ms against c = 13 at
+// 1.37–1.62, BLS12-381 2^16 c = 14 at 2.63–2.67 against 2.09–2.28 (H100, API, random).
+constexpr uint64_t kSharedSumFrom = uint64_t(1) << 20;
+inline bool acc_shared_for(uint64_t n, Accumulation mode, bool fp2) {
+  if (mode != Accumulation::xyzz || fp2) return false;
+  const int e = environment().cuda_acc_sum;
+  return e == 1 ? false : e == 2 ? true : n >= kSharedSumFrom;
 }
 
 // ---- the other stages: block sizes (not tuned beyond the first working value) --------------------

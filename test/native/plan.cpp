@@ -29,7 +29,7 @@ Napi::Value plan_context(const Napi::CallbackInfo& cb) {
   Napi::Env env = cb.Env();
   if (cb.Length() < 5 || !cb[0].IsString() || !cb[1].IsNumber() || !cb[2].IsObject() || !cb[3].IsNumber() ||
       !cb[4].IsNumber())
-    fail(env, "planContext(curve, n, options, freeBytes, residentThreads)");
+    fail(env, "planContext(curve, n, options, freeBytes, residentThreads[, chunkThreads])");
   gpu::PlanInput in;
   const auto o = cb[2].As<Napi::Object>();
   const Napi::Value g = o.Get("group");
@@ -50,6 +50,7 @@ Napi::Value plan_context(const Napi::CallbackInfo& cb) {
     fail(env, "unknown accumulation mode");
   in.free_memory = size_t(cb[3].As<Napi::Number>().DoubleValue());
   in.resident_threads = u32_arg(cb, 4, "residentThreads");
+  in.chunk_threads = cb.Length() > 5 ? u32_arg(cb, 5, "chunkThreads") : 0;
   in.sort_temp_bytes = fake_sort_temp;
   gpu::Plan p;
   try {

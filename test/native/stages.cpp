@@ -82,12 +82,14 @@ Napi::Value num_windows(const Napi::CallbackInfo& cb) {
 Napi::Value choose_window(const Napi::CallbackInfo& cb) {
   if (cb.Length() < 1 || !cb[0].IsString()) fail(cb.Env(), "expected a curve");
   const uint32_t n = u32_arg(cb, 1, "n");
-  // Alg. 4's resident threads: an H100's 132 SMs × 3 blocks × 128 unless given.
+  // Alg. 4's resident threads: an H100's 132 SMs × 3 blocks × 128 unless given; the chunk level's
+  // count (PlanInput::chunk_threads) the same unless given.
   const uint32_t resident = cb.Length() > 2 ? u32_arg(cb, 2, "resident") : 132 * 3 * 128;
+  const uint32_t chunk = cb.Length() > 3 ? u32_arg(cb, 3, "chunkThreads") : resident;
   uint32_t rm1[gpu::kScalarWords];
   int bits = 0;
   scalar_field(cb.Env(), cb[0].As<Napi::String>(), rm1, bits);
-  return Napi::Number::New(cb.Env(), gpu::choose_window_bits(n, rm1, bits, resident));
+  return Napi::Number::New(cb.Env(), gpu::choose_window_bits(n, rm1, bits, resident, chunk));
 }
 
 // Alg. 4 with integer "points": the run sums are sums of weights[value].

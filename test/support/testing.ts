@@ -58,7 +58,7 @@ export interface TestingAddon {
   recodeTable(c: number): Uint32Array;
   recodeScalars(c: number, windows: number, scalars: Uint8Array): Uint32Array;
   numWindows(curve: string, c: number): number;
-  chooseWindow(curve: string, n: number, resident?: number): number; // resident: Alg. 4 threads (default an H100)
+  chooseWindow(curve: string, n: number, resident?: number, chunkThreads?: number): number; // resident: Alg. 4 threads (default an H100); chunkThreads: the chunk level's count (default resident)
   accumulate(
     keys: Uint32Array,
     weights: BigUint64Array,
@@ -113,6 +113,7 @@ export interface TestingAddon {
     options: { windowBits?: number; tau?: number; accumulation?: 'xyzz' | 'homogeneous' | 'constant-time'; group?: 'g1' | 'g2' },
     freeBytes: number,
     residentThreads: number,
+    chunkThreads?: number, // the threads the chunk level counts (PlanInput::chunk_threads; default residentThreads)
   ): ContextPlan;
   // g2.cpp: Fp2 and the G2 formulas on the host. G2 points are canonical little-endian bytes
   // x.c0‖x.c1‖y.c0‖y.c1 (all zeros for O), Fp2 elements c0‖c1, scalars little-endian bytes.
