@@ -77,19 +77,42 @@ struct XyzzAcc {
 // stage 0.90–0.94× the time: tuning.hpp, bench/gpu-notes.md). Each limb of a coordinate is one row
 // of kAccBlock words across the block (64-bit accesses without bank conflicts); volatile, so that
 // each use reads the coordinate again instead of holding it in registers across the products.
-template <class F>
-struct SharedElems {
+template <class P>
+struct SharedSum {
+  static_assert(sizeof(P) % 8 == 0, "points of 64-bit limbs");
   volatile uint64_t* base;  // the thread's column
-  __device__ __forceinline__ F get(int e) const {
+  __device__ __forceinline__ P get() const {
+    P p;
+    uint64_t* w = reinterpret_cast<uint64_t*>(&p);
+#pragma unroll
+    for (int k = 0; k < int(sizeof(P) / 8); ++k) w[k] = base[k * kAccBlock];
+    return p;
+  }
+  __device__ __forceinline__ void set(const P& p) const {
+    const uint64_t* w = reinterpret_cast<const uint64_t*>(&p);
+#pragma unroll
+    for (int k = 0; k < int(sizeof(P) / 8); ++k) base[k * kAccBlock] = w[k];
+  }
+  // Coordinate e alone (an F of P's field).
+  template <class F>
+  __device__ __forceinline__ F coord(int e) const {
     F f;
 #pragma unroll
     for (int k = 0; k < F::N; ++k) f.limb[k] = base[(e * F::N + k) * kAccBlock];
     return f;
   }
-  __device__ __forceinline__ void set(int e, const F& f) const {
+  template <class F>
+  __device__ __forceinline__ void set_coord(int e, const F& f) const {
 #pragma unroll
     for (int k = 0; k < F::N; ++k) base[(e * F::N + k) * kAccBlock] = f.limb[k];
   }
+};
+// The same interface over a sum held in registers.
+template <class P>
+struct RegisterSum {
+  P v;
+  __device__ __forceinline__ P get() const { return v; }
+  __device__ __forceinline__ void set(const P& p) { v = p; }
 };
 
 template <class G>
@@ -104,33 +127,30 @@ struct XyzzSharedAcc {
   uint32_t tau;
   int shift;  // value_shift(c)
   X* __restrict__ buffer;
-  SharedElems<F> s;
+  SharedSum<X> s;
 
-  __device__ __forceinline__ X get() const { return X{s.get(kX), s.get(kY), s.get(kZZ), s.get(kZZZ)}; }
-  __device__ __forceinline__ void set(const X& x) const {
-    s.set(kX, x.X);
-    s.set(kY, x.Y);
-    s.set(kZZ, x.ZZ);
-    s.set(kZZZ, x.ZZZ);
-  }
+  __device__ __forceinline__ X get() const { return s.get(); }
+  __device__ __forceinline__ void set(const X& x) const { s.set(x); }
+  __device__ __forceinline__ F c(int e) const { return s.template coord<F>(e); }
+  __device__ __forceinline__ void set_c(int e, const F& f) const { s.set_coord(e, f); }
   __device__ __forceinline__ void reset() { set(X::infinity()); }
   // madd-2008-s (8M + 2S) on the shared sum, each old coordinate read where it is used.
   __device__ __forceinline__ void madd(const A& q) {
     if (q.is_inf()) return;
-    const F ZZ1 = s.get(kZZ);
+    const F ZZ1 = c(kZZ);
     if (ZZ1.is_zero()) return set(X::from_affine(q));
-    const F P = q.x * ZZ1 - s.get(kX);
-    const F R = q.y * s.get(kZZZ) - s.get(kY);
+    const F P = q.x * ZZ1 - c(kX);
+    const F R = q.y * c(kZZZ) - c(kY);
     if (P.is_zero()) return set(R.is_zero() ? X::dbl(q) : X::infinity());
     const F PP = P.sqr();
     const F PPP = P * PP;
-    s.set(kZZ, s.get(kZZ) * PP);
-    s.set(kZZZ, s.get(kZZZ) * PPP);
-    const F Q = s.get(kX) * PP;
+    set_c(kZZ, c(kZZ) * PP);
+    set_c(kZZZ, c(kZZZ) * PPP);
+    const F Q = c(kX) * PP;
     const F X3 = R.sqr() - PPP - Q.dbl();
     const F T = Q - X3;
-    s.set(kX, X3);
-    s.set(kY, F::mul_add(R, T, s.get(kY), -PPP));
+    set_c(kX, X3);
+    set_c(kY, F::mul_add(R, T, c(kY), -PPP));
   }
   __device__ __forceinline__ void add(uint32_t v) {
     uint32_t e;
@@ -267,7 +287,7 @@ struct HomogeneousAcc {
 // §5 accumulation: τ = c − 1 (the engine enforces it), so every entry is one table read, a
 // branch-free negation and one complete mixed addition (RCB Alg. 8, 11M) whose result is kept or
 // dropped by select; the runs stay homogeneous for the constant-time aggregation.
-template <class G>
+template <class G, class Sum>
 struct ConstantTimeAcc {
   using A = AffineOf<G>;
   using H = ec::HomogeneousOf<G>;
@@ -276,15 +296,16 @@ struct ConstantTimeAcc {
   uint32_t n;
   int shift;  // value_shift(c)
   H* __restrict__ buffer;
-  H acc;
+  Sum s;  // RegisterSum<H>, or SharedSum<H>: the old sum is read again for the select, not held
 
-  __device__ __forceinline__ void restart(bool cond) { acc = H::select(cond, H::infinity(), acc); }
+  __device__ __forceinline__ void restart(bool cond) { s.set(H::select(cond, H::infinity(), s.get())); }
   __device__ __forceinline__ void add(uint32_t v, bool skip) {
     A p = table[size_t(value_exp(v, shift)) * n + value_point(v, shift)];
     p.y = F::select(value_sign(v) != 0, -p.y, p.y);
-    acc = H::select(skip, acc, acc.add(p));
+    const H r = s.get().add(p);
+    s.set(H::select(skip, s.get(), r));
   }
-  __device__ __forceinline__ void store(uint32_t slot) { buffer[slot] = acc; }
+  __device__ __forceinline__ void store(uint32_t slot) { buffer[slot] = s.get(); }
 };
 
 template <class G, Budget B, Accumulation Mode>
@@ -294,9 +315,13 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B)) acc
   if (tid >= w.T) return;
   const size_t base = size_t(j) * w.count;
   const WindowKeys keys{w.keys + base, bucket_mask(w.c)};
+  extern __shared__ uint64_t acc_shared[];  // Budget::shared: kAccBlock sums (accumulate_smem)
   if constexpr (Mode == Accumulation::constant_time) {
     const Span sp = thread_span(0, w.count, w.T, tid);
-    ConstantTimeAcc<G> acc{w.table, w.n, value_shift(w.c), w.ct_buffer() + size_t(j) * w.ct_padded()};
+    using H = ec::HomogeneousOf<G>;
+    using Sum = std::conditional_t<B == Budget::shared, SharedSum<H>, RegisterSum<H>>;
+    ConstantTimeAcc<G, Sum> acc{w.table, w.n, value_shift(w.c), w.ct_buffer() + size_t(j) * w.ct_padded(), {}};
+    if constexpr (B == Budget::shared) acc.s.base = acc_shared + threadIdx.x;
     accumulate_thread_ct(tid, sp, keys, w.vals + base, w.buf_index + size_t(j) * w.ct_padded(), acc);
   } else {
     const uint32_t first = first_nonzero(keys, w.count);
@@ -304,10 +329,7 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B)) acc
     using Acc = std::conditional_t<Mode == Accumulation::homogeneous, HomogeneousAcc<G>,
                                    std::conditional_t<B == Budget::shared, XyzzSharedAcc<G>, XyzzAcc<G>>>;
     Acc acc{w.table, w.n, uint32_t(w.tau), value_shift(w.c), w.buffer + size_t(j) * w.slots()};
-    if constexpr (B == Budget::shared) {
-      extern __shared__ uint64_t acc_shared[];  // kAccBlock · sizeof(X) bytes: accumulate_smem
-      acc.s.base = acc_shared + threadIdx.x;
-    }
+    if constexpr (B == Budget::shared) acc.s.base = acc_shared + threadIdx.x;
     uint32_t* const offset = w.buf_offset + size_t(j) * w.T;
     uint32_t* const used = w.buf_used + size_t(j) * w.T;
     accumulate_thread(tid, sp, keys, w.vals + base, offset, w.buf_index + size_t(j) * w.slots(), used, acc);
@@ -315,14 +337,14 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B)) acc
   }
 }
 
-// The kernel a mode launches: G1's default mode keeps its sums in shared memory where
-// acc_shared_for says (`shared`); otherwise, and in the other modes and every mode of G2, in
-// registers at one budget each (tuning.hpp).
+// The kernel a mode launches: G1's default mode (and its constant-time one for the 6-limb fields)
+// keeps its sums in shared memory where acc_shared_for says (`shared`); otherwise, and in the
+// homogeneous mode and every mode of G2, in registers at one budget each (tuning.hpp).
 template <class G, Accumulation Mode>
 auto accumulate_entry(bool shared) {
   constexpr int limbs = G::field::N;
   constexpr bool fp2 = ff::is_fp2<typename G::field>;
-  if constexpr (Mode != Accumulation::xyzz || fp2)
+  if constexpr (!acc_has_shared(Mode, limbs, fp2))
     return accumulate_kernel<G, acc_budget(limbs, fp2), Mode>;
   else
     return shared ? accumulate_kernel<G, Budget::shared, Mode> : accumulate_kernel<G, acc_budget(limbs), Mode>;
@@ -330,19 +352,20 @@ auto accumulate_entry(bool shared) {
 
 // Dynamic shared memory of Alg. 4's kernel: the block's running sums where they live there.
 template <class G>
-size_t accumulate_smem(bool shared) {
-  return shared ? size_t(kAccBlock) * sizeof(XyzzOf<G>) : 0;
+size_t accumulate_smem(bool shared, Accumulation mode) {
+  if (!shared) return 0;
+  return size_t(kAccBlock) * (mode == Accumulation::constant_time ? sizeof(HomOf<G>) : sizeof(XyzzOf<G>));
 }
 
 template <class G>
 uint32_t accumulate_threads(int device, Accumulation mode, bool shared) {
   int sms = 0, blocks = 0;
   MSM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  shared = shared && mode == Accumulation::xyzz && !ff::is_fp2<typename G::field>;
+  shared = shared && acc_has_shared(mode, G::field::N, ff::is_fp2<typename G::field>);
   const auto kernel = mode == Accumulation::xyzz          ? accumulate_entry<G, Accumulation::xyzz>(shared)
                       : mode == Accumulation::homogeneous ? accumulate_entry<G, Accumulation::homogeneous>(false)
-                                                     : accumulate_entry<G, Accumulation::constant_time>(false);
-  const size_t smem = accumulate_smem<G>(shared);
+                                                     : accumulate_entry<G, Accumulation::constant_time>(shared);
+  const size_t smem = accumulate_smem<G>(shared, mode);
   if (smem) {  // the carveout that holds the blocks the budget was built for, the rest left to L1
     int per_sm = 0, reserved = 0;
     MSM_CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
@@ -359,8 +382,7 @@ uint32_t accumulate_threads(int device, Accumulation mode, bool shared) {
 template <class G, Accumulation Mode>
 void launch_accumulate_mode(const Workspace<G>& w, cudaStream_t s) {
   const dim3 grid(blocks_for(w.T, kAccBlock), unsigned(w.W));
-  const bool shared = Mode == Accumulation::xyzz && w.shared_sum;
-  accumulate_entry<G, Mode>(shared)<<<grid, kAccBlock, accumulate_smem<G>(shared), s>>>(w);
+  accumulate_entry<G, Mode>(w.shared_sum)<<<grid, kAccBlock, accumulate_smem<G>(w.shared_sum, Mode), s>>>(w);
   MSM_LAUNCH_CHECK("accumulate_kernel");
 }
 
