@@ -222,6 +222,24 @@ describe.each(CURVE_NAMES)('%s', (curve: CurveName) => {
   });
 });
 
+// Which Alg. 4 kernel a context runs (tuning.hpp acc_shared_for): the running sums in shared memory
+// from 2^20 points in the default mode, and in the constant-time mode for the fields of 5 and 6
+// limbs; in registers below 2^20, in the homogeneous mode, for BN254's constant-time mode, and in G2.
+describe('the running sums of Alg. 4', () => {
+  const shared = (curve: CurveName, n: number, options: Parameters<ReturnType<typeof T>['planContext']>[2] = {}) =>
+    T().planContext(curve, n, options, 80 * GB, RESIDENT).sharedSum;
+  test.each(CURVE_NAMES)('%s G1: shared memory from 2^20 points in the default mode', (curve) => {
+    expect([2 ** 16, 2 ** 20 - 1, 2 ** 20, 2 ** 24].map((n) => shared(curve, n))).toEqual([false, false, true, true]);
+    expect([2 ** 16, 2 ** 20, 2 ** 24].map((n) => shared(curve, n, { accumulation: 'homogeneous' }))).toEqual([false, false, false]);
+    const ct = curve !== 'bn254'; // BN254's 4 limbs keep the constant-time sums in registers
+    expect([2 ** 16, 2 ** 20, 2 ** 24].map((n) => shared(curve, n, { accumulation: 'constant-time' }))).toEqual([false, ct, ct]);
+  });
+  test.each(['bn254', 'bls12-381'] as const)('%s G2: registers in every mode', (curve) => {
+    for (const accumulation of ['xyzz', 'homogeneous', 'constant-time'] as const)
+      expect(shared(curve, 2 ** 22, { group: 'g2', accumulation })).toBe(false);
+  });
+});
+
 // G2 (group 'g2'): the same plan over the sizes of Fp2 points, twice G1's per coordinate, so the
 // table holds half as many levels in the same memory; the windows and T do not depend on the group.
 describe.each(['bn254', 'bls12-381'] as const)('%s G2', (curve) => {

@@ -59,14 +59,38 @@ struct Homogeneous {
     return finish(t0, t1, t2, t3, t4, y3);
   }
 
-  // RCB Algorithm 8 (mixed, Z2 = 1; complete for every affine q ≠ O): 11M + 2m_3b. The affine O
-  // (0, 0) has no Z2 = 1 form, so the formula runs on it anyway and the sum is selected at the end.
+  // The sum add_into works on, reached by coordinate (as XYZZ::madd_into's): Homogeneous itself, or
+  // accumulate.cu's SharedSum.
+  enum Coord { kX, kY, kZ };
+  MSM_HD F coord(int e) const { return e == kX ? X : e == kY ? Y : Z; }
+  MSM_HD void set_coord(int e, const F& f) {
+    if (e == kX) X = f;
+    else if (e == kY) Y = f;
+    else Z = f;
+  }
+  MSM_HD void set(const Homogeneous& p) { *this = p; }
+
+  // RCB Algorithm 8 (mixed, Z2 = 1; complete for every affine q ≠ O): 11M + 2m_3b, in place on s,
+  // each old coordinate read where it is used. The affine O (0, 0) has no Z2 = 1 form, so the
+  // formula runs on it anyway and each new coordinate is selected against the old one, as it is
+  // when `keep` (the constant-time accumulation's entries of bucket 0, §5): the same instructions
+  // whatever q and keep are.
+  template <class S>
+  MSM_HD static void add_into(S& s, const Affine<F>& q, bool keep) {
+    keep = keep | q.is_inf();
+    const F t0 = s.coord(kX) * q.x, t1 = s.coord(kY) * q.y;
+    const F t3 = (q.x + q.y) * (s.coord(kX) + s.coord(kY)) - (t0 + t1);
+    const F t4 = q.y * s.coord(kZ) + s.coord(kY);
+    const F y3 = q.x * s.coord(kZ) + s.coord(kX);
+    const Homogeneous r = finish(t0, t1, s.coord(kZ), t3, t4, y3);
+    s.set_coord(kX, F::select(keep, s.coord(kX), r.X));
+    s.set_coord(kY, F::select(keep, s.coord(kY), r.Y));
+    s.set_coord(kZ, F::select(keep, s.coord(kZ), r.Z));
+  }
   MSM_HD Homogeneous add(const Affine<F>& q) const {
-    const F t0 = X * q.x, t1 = Y * q.y;
-    const F t3 = (q.x + q.y) * (X + Y) - (t0 + t1);
-    const F t4 = q.y * Z + Y;
-    const F y3 = q.x * Z + X;
-    return select(q.is_inf(), *this, finish(t0, t1, Z, t3, t4, y3));
+    Homogeneous r = *this;
+    add_into(r, q, false);
+    return r;
   }
 
   // RCB Algorithm 9 (doubling, a = 0): 6M + 2S + 1m_3b.

@@ -81,32 +81,47 @@ struct XYZZ {
     return r;
   }
 
-  // madd-2008-s (mixed: ZZ2 = ZZZ2 = 1): 8M + 2S.
-  MSM_HD XYZZ add(const Affine<F>& q) const {
-    if (q.is_inf()) return *this;
-    if (is_inf()) return from_affine(q);
-    const F U2 = q.x * ZZ;
-    const F S2 = q.y * ZZZ;
-    const F P = U2 - X;
-    const F R = S2 - Y;
-    if (P.is_zero()) return R.is_zero() ? dbl(q) : infinity();
+  // The sum madd_into works on, reached by coordinate: XYZZ itself (registers), or accumulate.cu's
+  // SharedSum (Alg. 4's running sums in shared memory, re-read at each use instead of held).
+  enum Coord { kX, kY, kZZ, kZZZ };
+  MSM_HD F coord(int e) const { return e == kX ? X : e == kY ? Y : e == kZZ ? ZZ : ZZZ; }
+  MSM_HD void set_coord(int e, const F& f) {
+    if (e == kX) X = f;
+    else if (e == kY) Y = f;
+    else if (e == kZZ) ZZ = f;
+    else ZZZ = f;
+  }
+  MSM_HD void set(const XYZZ& p) { *this = p; }
+
+  // madd-2008-s (mixed: ZZ2 = ZZZ2 = 1), 8M + 2S, in place on s: each old coordinate is read where
+  // it is used and replaced as soon as it is dead, so none stays live across the products: the new
+  // ZZ and ZZZ first, Q = X1·PP in X's place until X3 replaces it, and for G2 (kShortLived) W =
+  // Y1·PPP in Y's place, subtracted at the end; G1 takes Y3 = R·(Q − X3) − Y1·PPP with one reduction
+  // (F::mul_add). With the sum in shared memory only R and PPP then stay in registers across R²
+  // (BLS12-381 G2 at 168 registers: ptxas figures in tuning.hpp).
+  template <class S>
+  MSM_HD static void madd_into(S& s, const Affine<F>& q) {
+    if (q.is_inf()) return;
+    const F ZZ1 = s.coord(kZZ);
+    if (ZZ1.is_zero()) return s.set(from_affine(q));
+    const F P = q.x * ZZ1 - s.coord(kX);
+    const F R = q.y * s.coord(kZZZ) - s.coord(kY);
+    if (P.is_zero()) return s.set(R.is_zero() ? dbl(q) : infinity());
     const F PP = P.sqr();
     const F PPP = P * PP;
-    XYZZ r;
-    if constexpr (kShortLived) {
-      r.ZZ = ZZ * PP;
-      const F Q = X * PP;
-      r.ZZZ = ZZZ * PPP;
-      const F W = Y * PPP;
-      r.X = R.sqr() - PPP - Q.dbl();
-      r.Y = R * (Q - r.X) - W;
-    } else {
-      const F Q = X * PP;
-      r.X = R.sqr() - PPP - Q.dbl();
-      r.Y = F::mul_add(R, Q - r.X, Y, -PPP);
-      r.ZZ = ZZ * PP;
-      r.ZZZ = ZZZ * PPP;
-    }
+    s.set_coord(kZZ, s.coord(kZZ) * PP);
+    s.set_coord(kX, s.coord(kX) * PP);  // Q
+    s.set_coord(kZZZ, s.coord(kZZZ) * PPP);
+    if constexpr (kShortLived) s.set_coord(kY, s.coord(kY) * PPP);  // W
+    const F X3 = R.sqr() - PPP - s.coord(kX).dbl();
+    const F T = s.coord(kX) - X3;
+    s.set_coord(kX, X3);
+    if constexpr (kShortLived) s.set_coord(kY, R * T - s.coord(kY));
+    else s.set_coord(kY, F::mul_add(R, T, s.coord(kY), -PPP));
+  }
+  MSM_HD XYZZ add(const Affine<F>& q) const {
+    XYZZ r = *this;
+    madd_into(r, q);
     return r;
   }
   MSM_HD XYZZ sub(const Affine<F>& q) const { return add(-q); }

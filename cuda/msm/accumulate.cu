@@ -5,9 +5,9 @@
 // Adding an entry (Alg. 4 lines 13–20): the point 2^min(EXP,τ)·P_i comes from the table, is
 // negated for SIGN, and when EXP > τ doubled EXP − τ more times (mdbl-2008-s-1 then
 // dbl-2008-s-1, EFD) and added with add-2008-s (12M + 2S); otherwise added with madd-2008-s
-// (8M + 2S). One accumulator per mode of options.hpp's Accumulation: XyzzSharedAcc (the above,
-// its running sum in shared memory as in the paper's Alg. 4, from 2^20 points; XyzzAcc keeps it in
-// registers, below that and for G2), HomogeneousAcc (§3.2's double-point additions in homogeneous
+// (8M + 2S). One accumulator per mode of options.hpp's Accumulation: XyzzAcc (the above, its
+// running sum in shared memory as in the paper's Alg. 4 from 2^20 points, in registers below that
+// and for G2: SharedSum, RegisterSum), HomogeneousAcc (§3.2's double-point additions in homogeneous
 // coordinates) and ConstantTimeAcc (§5's complete additions). Block size and register budgets:
 // tuning.hpp.
 #include <algorithm>
@@ -40,7 +40,7 @@ __device__ __forceinline__ X add_doubled(const X& acc, const A& p, uint32_t k) {
   return acc.add(q);
 }
 // The same out of line, for G2 and for the shared-memory sum: two XYZZ points at once (192
-// registers for BLS12-381's G2, 96 for G1 against XyzzSharedAcc's 128-register budget) would
+// registers for BLS12-381's G2, 96 for G1 against the shared-memory sum's 128-register budget) would
 // otherwise set the register allocation of the whole kernel, spilling on the hot path (a mixed
 // addition per entry) too; the call costs a few stores on this path only, taken where τ < c − 1.
 template <class X, class A>
@@ -48,30 +48,7 @@ __device__ __noinline__ X add_doubled_out_of_line(const X& acc, const A& p, uint
   return add_doubled(acc, p, k);
 }
 
-template <class G>
-struct XyzzAcc {
-  using A = AffineOf<G>;
-  using X = XyzzOf<G>;
-  const A* __restrict__ table;
-  uint32_t n;
-  uint32_t tau;
-  int shift;  // value_shift(c)
-  X* __restrict__ buffer;
-  X acc;
-
-  __device__ __forceinline__ void reset() { acc = X::infinity(); }
-  __device__ __forceinline__ void add(uint32_t v) {
-    uint32_t e;
-    const A p = table_point<G>(table, n, tau, shift, v, &e);
-    if (e <= tau) acc = acc.add(p);
-    else if constexpr (ff::is_fp2<typename G::field>) acc = add_doubled_out_of_line(acc, p, e - tau);
-    else acc = add_doubled(acc, p, e - tau);
-  }
-  __device__ __forceinline__ void store(uint32_t slot) { buffer[slot] = acc; }
-  __device__ __forceinline__ void finish(uint32_t, uint32_t) {}
-};
-
-// The running sum in shared memory, as the paper's Alg. 4 keeps it (§3.3): the registers then hold
+// Alg. 4's running sum, in shared memory as the paper keeps it (§3.3): the registers then hold
 // only the addition's temporaries, so more warps fit an SM (the kernel waits on the latency of its
 // carry chains; BLS12-381: 128 registers and 4 blocks per SM against 168 and 3, the accumulate
 // stage 0.90–0.94× the time: tuning.hpp, bench/gpu-notes.md). Each limb of a coordinate is one row
@@ -79,6 +56,7 @@ struct XyzzAcc {
 // each use reads the coordinate again instead of holding it in registers across the products.
 template <class P>
 struct SharedSum {
+  using F = typename P::field;
   static_assert(sizeof(P) % 8 == 0, "points of 64-bit limbs");
   volatile uint64_t* base;  // the thread's column
   __device__ __forceinline__ P get() const {
@@ -93,15 +71,13 @@ struct SharedSum {
 #pragma unroll
     for (int k = 0; k < int(sizeof(P) / 8); ++k) base[k * kAccBlock] = w[k];
   }
-  // Coordinate e alone (an F of P's field).
-  template <class F>
+  // Coordinate e alone (ec::XYZZ::madd_into's and ec::Homogeneous::add_into's interface).
   __device__ __forceinline__ F coord(int e) const {
     F f;
 #pragma unroll
     for (int k = 0; k < F::N; ++k) f.limb[k] = base[(e * F::N + k) * kAccBlock];
     return f;
   }
-  template <class F>
   __device__ __forceinline__ void set_coord(int e, const F& f) const {
 #pragma unroll
     for (int k = 0; k < F::N; ++k) base[(e * F::N + k) * kAccBlock] = f.limb[k];
@@ -110,55 +86,37 @@ struct SharedSum {
 // The same interface over a sum held in registers.
 template <class P>
 struct RegisterSum {
+  using F = typename P::field;
   P v;
   __device__ __forceinline__ P get() const { return v; }
   __device__ __forceinline__ void set(const P& p) { v = p; }
+  __device__ __forceinline__ F coord(int e) const { return v.coord(e); }
+  __device__ __forceinline__ void set_coord(int e, const F& f) { v.set_coord(e, f); }
 };
 
-template <class G>
-struct XyzzSharedAcc {
+// The default mode's accumulator over either storage of its XYZZ sum (RegisterSum, SharedSum).
+template <class G, class Sum>
+struct XyzzAcc {
   using A = AffineOf<G>;
   using X = XyzzOf<G>;
-  using F = typename G::field;
-  static_assert(!ff::is_fp2<F>, "G1 only: the order below keeps F::mul_add's four operands live");
-  enum { kX, kY, kZZ, kZZZ };
   const A* __restrict__ table;
   uint32_t n;
   uint32_t tau;
   int shift;  // value_shift(c)
   X* __restrict__ buffer;
-  SharedSum<X> s;
+  Sum s;
 
-  __device__ __forceinline__ X get() const { return s.get(); }
-  __device__ __forceinline__ void set(const X& x) const { s.set(x); }
-  __device__ __forceinline__ F c(int e) const { return s.template coord<F>(e); }
-  __device__ __forceinline__ void set_c(int e, const F& f) const { s.set_coord(e, f); }
-  __device__ __forceinline__ void reset() { set(X::infinity()); }
-  // madd-2008-s (8M + 2S) on the shared sum, each old coordinate read where it is used.
-  __device__ __forceinline__ void madd(const A& q) {
-    if (q.is_inf()) return;
-    const F ZZ1 = c(kZZ);
-    if (ZZ1.is_zero()) return set(X::from_affine(q));
-    const F P = q.x * ZZ1 - c(kX);
-    const F R = q.y * c(kZZZ) - c(kY);
-    if (P.is_zero()) return set(R.is_zero() ? X::dbl(q) : X::infinity());
-    const F PP = P.sqr();
-    const F PPP = P * PP;
-    set_c(kZZ, c(kZZ) * PP);
-    set_c(kZZZ, c(kZZZ) * PPP);
-    const F Q = c(kX) * PP;
-    const F X3 = R.sqr() - PPP - Q.dbl();
-    const F T = Q - X3;
-    set_c(kX, X3);
-    set_c(kY, F::mul_add(R, T, c(kY), -PPP));
-  }
+  __device__ __forceinline__ void reset() { s.set(X::infinity()); }
   __device__ __forceinline__ void add(uint32_t v) {
     uint32_t e;
     const A p = table_point<G>(table, n, tau, shift, v, &e);
-    if (e <= tau) madd(p);
-    else set(add_doubled_out_of_line(get(), p, e - tau));
+    if (e <= tau) X::madd_into(s, p);
+    else if constexpr (ff::is_fp2<typename G::field> || !std::is_same_v<Sum, RegisterSum<X>>)
+      s.set(add_doubled_out_of_line(s.get(), p, e - tau));
+    else
+      s.set(add_doubled(s.get(), p, e - tau));
   }
-  __device__ __forceinline__ void store(uint32_t slot) { buffer[slot] = get(); }
+  __device__ __forceinline__ void store(uint32_t slot) { buffer[slot] = s.get(); }
   __device__ __forceinline__ void finish(uint32_t, uint32_t) {}
 };
 
@@ -302,8 +260,7 @@ struct ConstantTimeAcc {
   __device__ __forceinline__ void add(uint32_t v, bool skip) {
     A p = table[size_t(value_exp(v, shift)) * n + value_point(v, shift)];
     p.y = F::select(value_sign(v) != 0, -p.y, p.y);
-    const H r = s.get().add(p);
-    s.set(H::select(skip, s.get(), r));
+    H::add_into(s, p, skip);
   }
   __device__ __forceinline__ void store(uint32_t slot) { buffer[slot] = s.get(); }
 };
@@ -326,8 +283,9 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B)) acc
   } else {
     const uint32_t first = first_nonzero(keys, w.count);
     const Span sp = thread_span(first, w.count, w.T, tid);
-    using Acc = std::conditional_t<Mode == Accumulation::homogeneous, HomogeneousAcc<G>,
-                                   std::conditional_t<B == Budget::shared, XyzzSharedAcc<G>, XyzzAcc<G>>>;
+    using X = XyzzOf<G>;
+    using Sum = std::conditional_t<B == Budget::shared, SharedSum<X>, RegisterSum<X>>;
+    using Acc = std::conditional_t<Mode == Accumulation::homogeneous, HomogeneousAcc<G>, XyzzAcc<G, Sum>>;
     Acc acc{w.table, w.n, uint32_t(w.tau), value_shift(w.c), w.buffer + size_t(j) * w.slots()};
     if constexpr (B == Budget::shared) acc.s.base = acc_shared + threadIdx.x;
     uint32_t* const offset = w.buf_offset + size_t(j) * w.T;
@@ -347,7 +305,7 @@ auto accumulate_entry(bool shared) {
   if constexpr (!acc_has_shared(Mode, limbs, fp2))
     return accumulate_kernel<G, acc_budget(limbs, fp2), Mode>;
   else
-    return shared ? accumulate_kernel<G, Budget::shared, Mode> : accumulate_kernel<G, acc_budget(limbs), Mode>;
+    return shared ? accumulate_kernel<G, Budget::shared, Mode> : accumulate_kernel<G, acc_budget(limbs, fp2), Mode>;
 }
 
 // Dynamic shared memory of Alg. 4's kernel: the block's running sums where they live there.

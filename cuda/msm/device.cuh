@@ -139,8 +139,8 @@ struct Event {
 };
 
 // MSM_CUDA_PROFILE (any value): per-stage times of every MSM on stderr: the device's (timing events
-// between stages; not with =host) and, in brackets, the host's since the previous mark (for the
-// stages of one piece, the time its launches took).
+// between stages; with =host none, and no figure printed) and, in brackets, the host's since the
+// previous mark (for the stages of one piece, the time its launches took).
 class Profiler {
  public:
   Profiler() : on_(environment().cuda_profile), events_(!environment().cuda_profile_host) {}
@@ -159,10 +159,13 @@ class Profiler {
     if (events_) MSM_CUDA_CHECK(cudaEventSynchronize(ev_[count_ - 1]));
     std::fprintf(stderr, "[msm-cuda profile] n=%zu", n);
     for (int i = 1; i < count_; ++i) {
-      float ms = 0;
-      if (events_) MSM_CUDA_CHECK(cudaEventElapsedTime(&ms, ev_[i - 1], ev_[i]));
-      std::fprintf(stderr, " %s %.3f (%.3f)", names_[i], ms,
-                   std::chrono::duration<double, std::milli>(host_[i] - host_[i - 1]).count());
+      std::fprintf(stderr, " %s", names_[i]);
+      if (events_) {  // =host has no device times: the host's alone, not a device time of 0
+        float ms = 0;
+        MSM_CUDA_CHECK(cudaEventElapsedTime(&ms, ev_[i - 1], ev_[i]));
+        std::fprintf(stderr, " %.3f", ms);
+      }
+      std::fprintf(stderr, " (%.3f)", std::chrono::duration<double, std::milli>(host_[i] - host_[i - 1]).count());
     }
     std::fprintf(stderr, " | host total %.3f ms\n", host_ms);
     count_ = 0;

@@ -10,6 +10,7 @@
 #include "curves/all.hpp"
 #include "hooks.hpp"
 #include "msm/curve_sizes.hpp"
+#include "msm/tuning.hpp"
 
 namespace msm::testing {
 namespace {
@@ -23,8 +24,9 @@ int int_field(const Napi::Object& o, const char* key, int dflt) {
 }
 
 // planContext(curve, n, { windowBits, tau, accumulation, group }, freeBytes, residentThreads)
-//   → { c, W, tau, T, M, slots, chunkLog, sortGroup, tableLowered, total, regions: { name: [offset, bytes] } }
-// (group 'g2': the sizes of the curve's G2 points, curve_sizes of its g2 struct.)
+//   → { c, W, tau, T, M, slots, chunkLog, sortGroup, tableLowered, sharedSum, total, regions: { name: [offset, bytes] } }
+// (group 'g2': the sizes of the curve's G2 points, curve_sizes of its g2 struct.) sharedSum: whether
+// Alg. 4 keeps its sums in shared memory, decided as the engine decides it (tuning.hpp acc_shared_for).
 Napi::Value plan_context(const Napi::CallbackInfo& cb) {
   Napi::Env env = cb.Env();
   if (cb.Length() < 5 || !cb[0].IsString() || !cb[1].IsNumber() || !cb[2].IsObject() || !cb[3].IsNumber() ||
@@ -36,18 +38,21 @@ Napi::Value plan_context(const Napi::CallbackInfo& cb) {
   const std::string group = g.IsUndefined() ? "g1" : g.IsString() ? g.As<Napi::String>().Utf8Value() : "?";
   if (group != "g1" && group != "g2") fail(env, "group must be 'g1' or 'g2'");
   in.options.group = group == "g2" ? Group::g2 : Group::g1;
-  try {
-    in.curve = visit_group(curve_arg(env, cb[0].As<Napi::String>()), in.options.group,
-                           [](auto g) { return gpu::curve_sizes<decltype(g)>(); });
-  } catch (const EngineError&) {
-    throw Napi::Error(env, addon::Failure::from_current_exception().to_js(env));
-  }
   in.n = uint64_t(cb[1].As<Napi::Number>().DoubleValue());
   in.options.window_bits = int_field(o, "windowBits", 0);
   in.options.tau = int_field(o, "tau", -1);
   const Napi::Value mode = o.Get("accumulation");
   if (mode.IsString() && !accumulation_by_name(mode.As<Napi::String>().Utf8Value(), in.options.accumulation))
     fail(env, "unknown accumulation mode");
+  try {
+    visit_group(curve_arg(env, cb[0].As<Napi::String>()), in.options.group, [&](auto g) {
+      using G = decltype(g);
+      in.curve = gpu::curve_sizes<G>();
+      in.shared_sum = gpu::acc_shared_for(in.n, in.options.accumulation, G::field::N, ff::is_fp2<typename G::field>);
+    });
+  } catch (const EngineError&) {
+    throw Napi::Error(env, addon::Failure::from_current_exception().to_js(env));
+  }
   in.free_memory = size_t(cb[3].As<Napi::Number>().DoubleValue());
   in.resident_threads = u32_arg(cb, 4, "residentThreads");
   in.chunk_threads = cb.Length() > 5 ? u32_arg(cb, 5, "chunkThreads") : 0;
@@ -68,6 +73,7 @@ Napi::Value plan_context(const Napi::CallbackInfo& cb) {
   r.Set("chunkLog", p.chunk_log);
   r.Set("sortGroup", p.sort_group);
   r.Set("tableLowered", p.table_lowered);
+  r.Set("sharedSum", p.shared_sum);
   r.Set("firstPiece", double(p.first_piece));
   r.Set("total", double(p.total));
   auto regions = Napi::Object::New(env);

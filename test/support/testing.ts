@@ -45,6 +45,7 @@ export interface ContextPlan {
   chunkLog: number; // l of the reduction's chunk level (cuda/msm/reduce.cuh)
   sortGroup: number; // g: windows per radix sort (cuda/msm/sort.cu)
   tableLowered: boolean;
+  sharedSum: boolean; // Alg. 4's running sums in shared memory (cuda/msm/tuning.hpp acc_shared_for)
   firstPiece: number; // points of the first piece a call may start while the rest is copied (0: no split)
   total: number;
   regions: PlanRegions;
