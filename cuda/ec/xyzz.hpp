@@ -98,7 +98,7 @@ struct XYZZ {
   // ZZ and ZZZ first, Q = X1·PP in X's place until X3 replaces it, and for G2 (kShortLived) W =
   // Y1·PPP in Y's place, subtracted at the end; G1 takes Y3 = R·(Q − X3) − Y1·PPP with one reduction
   // (F::mul_add). With the sum in shared memory only R and PPP then stay in registers across R²
-  // (BLS12-381 G2 at 168 registers: ptxas figures in tuning.hpp).
+  // (G1's shared-memory kernels: ptxas figures in bench/gpu-notes.md, "One in-place madd-2008-s").
   template <class S>
   MSM_HD static void madd_into(S& s, const Affine<F>& q) {
     if (q.is_inf()) return;
