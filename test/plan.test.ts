@@ -14,7 +14,8 @@ const RESIDENT = 132 * 3 * BLOCK; // H100: SMs × blocks × block size
 const TABLE_SHARE = 0.5;
 
 // Alg. 4 threads per window: whole blocks, so that the launch's W·T/BLOCK blocks are all resident
-// (one wave); the plain quotient where not even one block per window is resident.
+// (one wave); the plain quotient where not even one block per window is resident; at most the
+// window's n entries (D·n in the one window of shared buckets).
 function threadsPerWindow(resident: number, W: number, n: number): number {
   const q = Math.floor(resident / W);
   return Math.max(1, Math.min(q >= BLOCK ? Math.floor(q / BLOCK) * BLOCK : q, n));
@@ -29,19 +30,21 @@ function deepestFitting(n: number, affine: number, free: number, top: number): n
 function checkLayout(p: ContextPlan, n: number): void {
   const ct = p.slots !== p.T + p.M; // constant time pads the slots to a power of two
   const run = ct ? p.homogeneousBytes : p.xyzzBytes;
+  // D·n entries in all; a sort takes g windows of n, or with shared buckets all of them at once
+  const perSort = p.sharedBuckets ? p.D * n : p.sortGroup * n;
   const want: Record<keyof PlanRegions, number> = {
     table: (p.tau + 1) * n * p.affineBytes,
-    recodeTable: (2 ** p.c + 1) * 4,
+    recodeTable: p.sharedBuckets ? 0 : (2 ** p.c + 1) * 4,
     scalars0: n * 32,
     scalars1: n * 32,
     // also the buckets of a later piece where the plan splits calls (engine.cu), once the sort has read it
-    keysIn: p.firstPiece > 0 ? Math.max(p.W * n * 4, p.W * p.M * run) : p.W * n * 4,
-    valsIn: p.W * n * 4,
-    keys: p.W * n * 4,
-    vals: p.W * n * 4,
-    // the stand-in for CUB's figure (test/native/plan.cpp): 4 bytes per entry of one sort of
-    // g windows, plus 2^(key bits) on the group's bits
-    sortTemp: p.sortGroup * n * 4 + 2 ** (p.c - 1 + Math.ceil(Math.log2(p.sortGroup))),
+    keysIn: p.firstPiece > 0 ? Math.max(p.D * n * 4, p.W * p.M * run) : p.D * n * 4,
+    valsIn: p.D * n * 4,
+    keys: p.D * n * 4,
+    vals: p.D * n * 4,
+    // the stand-in for CUB's figure (test/native/plan.cpp): 4 bytes per entry of one sort, plus
+    // 2^(key bits): log2 M + 1 for the bucket, and the group's bits
+    sortTemp: perSort * 4 + 2 ** (Math.log2(p.M) + 1 + Math.ceil(Math.log2(p.sortGroup))),
     buffer: p.W * p.slots * run,
     bufOffset: p.W * p.T * 4,
     bufUsed: p.W * p.T * 4,
@@ -67,9 +70,10 @@ function checkLayout(p: ContextPlan, n: number): void {
 }
 
 describe.each(CURVE_NAMES)('%s', (curve: CurveName) => {
-  test.each(DEVICES)('2^24 points on a $name device: τ lowered only as far as the table needs, and the context fits', ({ free }) => {
+  test.each(DEVICES)('2^24 points on a $name device, a bucket set per window: τ lowered only as far as the table needs, and the context fits', ({ free }) => {
     const n = 2 ** 24;
-    const p = T().planContext(curve, n, {}, free, RESIDENT);
+    const p = T().planContext(curve, n, { buckets: 'windows' }, free, RESIDENT);
+    expect([p.sharedBuckets, p.D]).toEqual([false, p.W]);
     expect(p.c).toBe(T().chooseWindow(curve, n));
     expect(p.W).toBe(T().numWindows(curve, p.c));
     expect(p.M).toBe(2 ** (p.c - 2));
@@ -83,7 +87,7 @@ describe.each(CURVE_NAMES)('%s', (curve: CurveName) => {
 
   test.each(DEVICES)('constant time on a $name device: τ = c − 1, c lowered until the full table fits', ({ free }) => {
     const n = 2 ** 24;
-    const p = T().planContext(curve, n, { accumulation: 'constant-time' }, free, RESIDENT);
+    const p = T().planContext(curve, n, { accumulation: 'constant-time', buckets: 'windows' }, free, RESIDENT);
     expect(p.tau).toBe(p.c - 1);
     let c = T().chooseWindow(curve, n);
     while (c > 4 && deepestFitting(n, p.affineBytes, free, c - 1) < c - 1) c--;
@@ -94,8 +98,8 @@ describe.each(CURVE_NAMES)('%s', (curve: CurveName) => {
   });
 
   test('the full table on an 80 GB device at 2^24; smaller devices get a shallower one', () => {
-    const taus = DEVICES.map(({ free }) => T().planContext(curve, 2 ** 24, {}, free, RESIDENT).tau);
-    expect(taus[3]).toBe(T().planContext(curve, 2 ** 24, {}, DEVICES[3].free, RESIDENT).c - 1);
+    const taus = DEVICES.map(({ free }) => T().planContext(curve, 2 ** 24, { buckets: 'windows' }, free, RESIDENT).tau);
+    expect(taus[3]).toBe(T().planContext(curve, 2 ** 24, { buckets: 'windows' }, DEVICES[3].free, RESIDENT).c - 1);
     for (let i = 1; i < taus.length; i++) expect(taus[i]).toBeGreaterThanOrEqual(taus[i - 1]);
     expect(taus[0]).toBeLessThan(taus[3]);
   });
@@ -126,7 +130,7 @@ describe.each(CURVE_NAMES)('%s', (curve: CurveName) => {
   ])('Alg. 4 launches one wave on %s', (_name, resident) => {
     for (const log of [16, 20, 24]) {
       const p = T().planContext(curve, 2 ** log, {}, 80 * GB, resident);
-      expect(p.T).toBe(threadsPerWindow(resident, p.W, 2 ** log));
+      expect(p.T).toBe(threadsPerWindow(resident, p.W, (p.sharedBuckets ? p.D : 1) * 2 ** log));
       if (resident / p.W >= BLOCK) {
         expect(p.T % BLOCK).toBe(0);
         expect(p.W * (p.T / BLOCK)).toBeLessThanOrEqual(resident / BLOCK);
@@ -160,7 +164,7 @@ describe.each(CURVE_NAMES)('%s', (curve: CurveName) => {
     const groups: number[] = [];
     for (const log of [10, 12, 16, 18, 20, 22, 24, 26]) {
       const n = 2 ** log;
-      const p = T().planContext(curve, n, {}, 160 * GB, RESIDENT);
+      const p = T().planContext(curve, n, { buckets: 'windows' }, 160 * GB, RESIDENT);
       const g = p.sortGroup;
       expect(g).toBeGreaterThanOrEqual(1);
       expect(g).toBeLessThanOrEqual(p.W);
@@ -170,6 +174,8 @@ describe.each(CURVE_NAMES)('%s', (curve: CurveName) => {
     }
     // 2^16 and below: one sort for all windows; 2^24 and above: one per window.
     expect(groups.slice(0, 3)).toEqual(groups.slice(0, 3).map((_, i) => T().planContext(curve, 2 ** [10, 12, 16][i], {}, 160 * GB, RESIDENT).W));
+    // shared buckets: one sort of all D·n entries
+    expect(T().planContext(curve, 2 ** 22, { buckets: 'shared' }, 160 * GB, RESIDENT).sortGroup).toBe(1);
     expect(groups.slice(-2)).toEqual([1, 1]);
   });
 
@@ -193,7 +199,7 @@ describe.each(CURVE_NAMES)('%s', (curve: CurveName) => {
     // two ≤ ρ + 1 (at most 64, at least 2)
     const share = (p: ContextPlan): number => {
       const f = p.affineBytes / 2 / 32;
-      const rho = 0.3 * p.W * f * f;
+      const rho = 0.3 * p.D * f * f;
       let d = 2;
       while (2 * d <= 64 && 2 * d <= rho + 1) d *= 2;
       return d;
@@ -219,6 +225,57 @@ describe.each(CURVE_NAMES)('%s', (curve: CurveName) => {
     const empty = T().planContext(curve, 0, {}, 80 * GB, RESIDENT);
     expect(empty.total).toBe(0);
     expect(empty.T).toBe(1);
+  });
+});
+
+// One bucket set for all windows (Plan::shared_buckets; issue 12, lever 1): the table holds
+// 2^(jc)·P_i for the D windows, the pipeline runs one window of D·n entries into 2^(c−1) buckets.
+// The cost model takes it from 2^20 points where it is cheaper and its table fits; an explicit τ or
+// windowBits keeps a bucket set per window.
+describe.each(CURVE_NAMES)('%s: shared buckets', (curve: CurveName) => {
+  const sharedRules = (p: ContextPlan, n: number) => {
+    expect(p.sharedBuckets).toBe(true);
+    expect(p.D).toBe(T().numWindows(curve, p.c));
+    expect([p.W, p.M, p.tau, p.sortGroup, p.tableLowered]).toEqual([1, 2 ** (p.c - 1), p.D - 1, 1, false]);
+    expect(p.T).toBe(threadsPerWindow(RESIDENT, 1, p.D * n));
+    // the window index goes in the sort value's EXP field: exp_bits(c) bits
+    expect(p.D).toBeLessThanOrEqual(2 ** Math.ceil(Math.log2(p.c)));
+    checkLayout(p, n);
+  };
+  test('on an 80 GB device from 2^20 points, with the cost model\'s shared c; never below 2^20', () => {
+    for (const log of [20, 22, 24]) {
+      const n = 2 ** log;
+      for (const accumulation of ['xyzz', 'homogeneous', 'constant-time'] as const) {
+        const p = T().planContext(curve, n, { accumulation }, 80 * GB, RESIDENT);
+        if (log >= 22) expect({ log, accumulation, shared: p.sharedBuckets }).toEqual({ log, accumulation, shared: true });
+        if (!p.sharedBuckets) continue;
+        expect(p.c).toBe(T().chooseWindow(curve, n, RESIDENT, RESIDENT, true));
+        sharedRules(p, n);
+      }
+    }
+    for (const n of [1000, 2 ** 16, 2 ** 20 - 1]) expect(T().planContext(curve, n, {}, 80 * GB, RESIDENT).sharedBuckets).toBe(false);
+  });
+  test('its D levels must fit the table share: a 16 GB device at 2^24 keeps a bucket set per window', () => {
+    const n = 2 ** 24;
+    for (const { free } of DEVICES) {
+      const p = T().planContext(curve, n, {}, free, RESIDENT);
+      const D = T().numWindows(curve, T().chooseWindow(curve, n, RESIDENT, RESIDENT, true));
+      if (D * n * p.affineBytes > TABLE_SHARE * free) expect(p.sharedBuckets).toBe(false);
+      else sharedRules(p, n);
+      expect(p.total).toBeLessThanOrEqual(free);
+    }
+  });
+  test('an explicit τ or windowBits keeps a bucket set per window; forced shared takes windowBits as its c', () => {
+    expect(T().planContext(curve, 2 ** 22, { tau: 3 }, 80 * GB, RESIDENT).sharedBuckets).toBe(false);
+    expect(T().planContext(curve, 2 ** 22, { windowBits: 18 }, 80 * GB, RESIDENT).sharedBuckets).toBe(false);
+    expect(T().planContext(curve, 2 ** 22, { buckets: 'windows' }, 80 * GB, RESIDENT).sharedBuckets).toBe(false);
+    for (const [n, c] of [[1000, 17], [4096, 16], [2 ** 20, 18]]) {
+      const p = T().planContext(curve, n, { buckets: 'shared', windowBits: c }, 80 * GB, RESIDENT);
+      expect(p.c).toBe(c);
+      sharedRules(p, n);
+    }
+    // a shared table needs no doubling, so the constant-time mode takes it too
+    sharedRules(T().planContext(curve, 4096, { buckets: 'shared', accumulation: 'constant-time' }, 80 * GB, RESIDENT), 4096);
   });
 });
 
@@ -255,7 +312,7 @@ describe.each(['bn254', 'bls12-381'] as const)('%s G2', (curve) => {
 
   test.each(DEVICES)('2^24 points on a $name device: τ lowered for the G2 table, and the context fits', ({ free }) => {
     const n = 2 ** 24;
-    const p = T().planContext(curve, n, { group: 'g2' }, free, RESIDENT);
+    const p = T().planContext(curve, n, { group: 'g2', buckets: 'windows' }, free, RESIDENT);
     expect(p.c).toBe(T().chooseWindow(curve, n));
     expect(p.tau).toBe(deepestFitting(n, 4 * fb, free, p.c - 1));
     expect(p.tableLowered).toBe(p.tau < p.c - 1);
@@ -265,7 +322,7 @@ describe.each(['bn254', 'bls12-381'] as const)('%s G2', (curve) => {
 
   test.each(DEVICES)('constant time and homogeneous on a $name device', ({ free }) => {
     const n = 2 ** 22;
-    const ct = T().planContext(curve, n, { group: 'g2', accumulation: 'constant-time' }, free, RESIDENT);
+    const ct = T().planContext(curve, n, { group: 'g2', accumulation: 'constant-time', buckets: 'windows' }, free, RESIDENT);
     expect(ct.tau).toBe(ct.c - 1);
     let c = T().chooseWindow(curve, n);
     while (c > 4 && deepestFitting(n, 4 * fb, free, c - 1) < c - 1) c--;

@@ -127,6 +127,38 @@ describe('Alg. 3 recoding (cuda/msm/recode.cuh)', () => {
     }
   });
 
+  // One bucket set for all windows (recode.cuh shared_bucket, shared_value): the plain signed digit,
+  // its magnitude the bucket, the window j in the value's EXP field (the table level 2^(jc)·P).
+  test('shared buckets: plain signed digits reconstruct k, buckets ≤ 2^(c−1), values name the point and window', () => {
+    for (const name of curveNames) {
+      const r = CURVES[name].r;
+      // c ≥ 16: the windows' count must fit the EXP field (recode.cuh shared_fits)
+      for (const c of [16, 17, 18, 20, 22]) {
+        const W = T().numWindows(name, c);
+        expect(W).toBeLessThanOrEqual(2 ** expBits(c));
+        const ks: bigint[] = [0n, 1n, r - 1n, r - 2n, (r - 1n) >> 1n, 2n ** BigInt(c - 1), 2n ** BigInt(c) - 1n];
+        let a = 0n;
+        for (let j = 0; j < W; j++) a |= BigInt(2 ** (c - 1)) << BigInt(j * c);
+        ks.push(a % r);
+        for (let i = 0; i < 8; i++) ks.push(rng.below(r));
+        const bytes = new Uint8Array(32 * ks.length);
+        ks.forEach((k, i) => bytes.set(le32(k), 32 * i));
+        const got = T().recodeShared(c, W, bytes);
+        const shift = expBits(c) + 1;
+        ks.forEach((k, i) => {
+          let sum = 0n;
+          for (let j = 0; j < W; j++) {
+            const key = got.keys[i * W + j], v = got.values[i * W + j];
+            check(key <= 2 ** (c - 1), () => `${name} c=${c}: bucket ${key}`);
+            check(v >>> shift === i && ((v >>> 1) & ((1 << (shift - 1)) - 1)) === j, () => `${name} c=${c}: value ${v} of point ${i} window ${j}`);
+            sum += (v & 1 ? -1n : 1n) * BigInt(key) << BigInt(j * c);
+          }
+          if (sum !== k) throw new Error(`${name} c=${c}: k=${k} recodes to ${sum}`);
+        });
+      }
+    }
+  });
+
   test('the cost model picks c ∈ [4, 22], non-decreasing in n, ≤ 16 from 2^26 points (26-bit index)', () => {
     for (const name of curveNames) {
       let prev = 0;
@@ -398,6 +430,21 @@ describe('§3.4 layered reduction schedule (cuda/msm/reduce.cuh)', () => {
         // The layered rounds ran on the 2^(c−2−l) chunk sums R_k: B̂_1 is still the sum of all buckets.
         check(got.bhat1 === B.reduce((a, b) => (a + b) & MASK64, 0n), () => `c=${c} l=${l}: B̂_1`);
       }
+    }
+  });
+  test('on integers, shared buckets: 2^(c−1) plain buckets, Q = Σ (p+1)·B_p for every chunk level and local rounds', () => {
+    for (const c of [2, 3, 6, 9, 14]) {
+      const M = 2 ** (c - 1);
+      const B = Array.from({ length: M }, () => rng.bits(64));
+      let q = 0n;
+      for (let p = 0; p < M; p++) q = (q + BigInt(p + 1) * B[p]) & MASK64;
+      const total = B.reduce((a, x) => (a + x) & MASK64, 0n);
+      for (let l = 0; l <= c - 1; l++)
+        for (const b of new Set([0, Math.min(2, c - 1 - l), c - 1 - l])) {
+          const got = T().reduceIntegers(c, BigUint64Array.from(B), (b + l) % 2 === 1, l, b, true);
+          check(got.q === q, () => `c=${c} l=${l} b=${b}: Q ${got.q} ≠ ${q}`);
+          check(got.bhat1 === total, () => `c=${c} l=${l} b=${b}: B̂_1`);
+        }
     }
   });
   test('block-local rounds: the first b rounds of each phase group by group, groups in either order', () => {

@@ -17,6 +17,10 @@ struct Environment {
   // MSM_CUDA_SORT_GROUP=g (1 … 64): windows per radix sort (cuda/msm/sort.cu), clamped to the
   // windows; 0 = the plan's choice (for measuring, and to test groups of unequal size).
   int cuda_sort_group = 0;
+  // MSM_CUDA_BUCKETS=shared|windows: one bucket set for all windows, or one per window, whatever
+  // the cost model says (cuda/msm/plan.hpp Plan::shared_buckets; shared only where no τ is asked for
+  // and the table fits): 0 = the plan's choice, 1 = windows, 2 = shared (for measuring and tests).
+  int cuda_buckets = 0;
   // MSM_CUDA_FIRST_PIECE=d (1 … 64): the first piece of a call whose scalars are handed over while
   // copied is ⌈n/d⌉ points at any n ≥ 2 (d = 1: no split); 0 = the plan's choice (cuda/msm/plan.hpp).
   int cuda_first_piece = 0;

@@ -270,19 +270,20 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B)) acc
   const uint32_t j = blockIdx.y;
   const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
   if (tid >= w.T) return;
-  const size_t base = size_t(j) * w.count;
-  const WindowKeys keys{w.keys + base, bucket_mask(w.c)};
+  const uint32_t count = w.entries();
+  const size_t base = size_t(j) * count;
+  const WindowKeys keys{w.keys + base, bucket_mask(w.log_m)};
   extern __shared__ uint64_t acc_shared[];  // Budget::shared: kAccBlock sums (accumulate_smem)
   if constexpr (Mode == Accumulation::constant_time) {
-    const Span sp = thread_span(0, w.count, w.T, tid);
+    const Span sp = thread_span(0, count, w.T, tid);
     using H = ec::HomogeneousOf<G>;
     using Sum = std::conditional_t<B == Budget::shared, SharedSum<H>, RegisterSum<H>>;
     ConstantTimeAcc<G, Sum> acc{w.table, w.n, value_shift(w.c), w.ct_buffer() + size_t(j) * w.ct_padded(), {}};
     if constexpr (B == Budget::shared) acc.s.base = acc_shared + threadIdx.x;
     accumulate_thread_ct(tid, sp, keys, w.vals + base, w.buf_index + size_t(j) * w.ct_padded(), acc);
   } else {
-    const uint32_t first = first_nonzero(keys, w.count);
-    const Span sp = thread_span(first, w.count, w.T, tid);
+    const uint32_t first = first_nonzero(keys, count);
+    const Span sp = thread_span(first, count, w.T, tid);
     using X = XyzzOf<G>;
     using Sum = std::conditional_t<B == Budget::shared, SharedSum<X>, RegisterSum<X>>;
     using Acc = std::conditional_t<Mode == Accumulation::homogeneous, HomogeneousAcc<G>, XyzzAcc<G, Sum>>;

@@ -31,7 +31,7 @@ struct Span {
 // tests pass plain bucket arrays, which index alike.
 struct WindowKeys {
   const uint32_t* keys;
-  uint32_t mask;  // bucket_mask(c)
+  uint32_t mask;  // bucket_mask(log_m)
   MSM_HD MSM_INLINE uint32_t operator[](uint32_t i) const { return keys[i] & mask; }
 };
 
@@ -117,7 +117,7 @@ MSM_HD MSM_INLINE void accumulate_thread_ct(uint32_t tid, Span sp, const Keys& k
   buffer_index[tid + prev] = prev;
 }
 
-// Slots per window: T + 2^(c−2) (buffer and buffer_index).
-MSM_HD MSM_INLINE uint32_t buffer_slots(uint32_t T, int c) { return T + (1u << (c - 2)); }
+// Slots per window: T + M for M = 2^log_m buckets (buffer and buffer_index).
+MSM_HD MSM_INLINE uint32_t buffer_slots(uint32_t T, int log_m) { return T + (1u << log_m); }
 
 }  // namespace msm::gpu

@@ -149,6 +149,7 @@ class CudaEngine final : public Engine {
     in.resident_threads = accumulate_threads<G>(device_, opt.accumulation, in.shared_sum);
     in.chunk_threads = accumulate_threads<G>(device_, opt.accumulation, false);
     in.sort_temp_bytes = sort_temp_bytes;
+    in.buckets = environment().cuda_buckets;
     plan_ = make_plan(in);
     if (plan_.n == 0) return;
 
@@ -160,15 +161,18 @@ class CudaEngine final : public Engine {
       done_[b] = std::make_unique<Event>();
     }
     piece_staged_ = std::make_unique<Event>();
-    std::vector<uint32_t> rt(table_size(plan_.c));
-    build_recode_table(plan_.c, rt.data());
-    MSM_CUDA_CHECK(cudaMemcpyAsync(memory_.get() + plan_.recode_table.offset, rt.data(), rt.size() * 4,
-                                   cudaMemcpyHostToDevice, stream_->s));
-    // Bases → level 0 of the table, then levels 1 … τ on the device.
+    std::vector<uint32_t> rt;
+    if (!plan_.shared_buckets) {  // shared buckets take the plain digit, no mapping table
+      rt.resize(table_size(plan_.c));
+      build_recode_table(plan_.c, rt.data());
+      MSM_CUDA_CHECK(cudaMemcpyAsync(memory_.get() + plan_.recode_table.offset, rt.data(), rt.size() * 4,
+                                     cudaMemcpyHostToDevice, stream_->s));
+    }
+    // Bases → level 0 of the table, then levels 1 … τ on the device (2^c apart for shared buckets).
     A* table = reinterpret_cast<A*>(memory_.get() + plan_.table.offset);
     MSM_CUDA_CHECK(cudaMemcpyAsync(table, pts.limbs.data(), size_t(plan_.n) * sizeof(A), cudaMemcpyHostToDevice,
                                    stream_->s));
-    build_table<G>(table, plan_.n, plan_.tau, stream_->s);
+    build_table<G>(table, plan_.n, plan_.tau, plan_.shared_buckets ? plan_.c : 1, stream_->s);
     if (lend && plan_.n * 32 >= kSlice)
       lender_ = std::make_shared<PinnedLender>(plan_.n * 32, lent_buffers(plan_.n * 32));
     MSM_CUDA_CHECK(cudaStreamSynchronize(stream_->s));
@@ -502,8 +506,8 @@ class CudaEngine final : public Engine {
     launch_recode<G>(w, d_scalars, s);
     prof_.mark("recode", s);
     MSM_CUDA_CHECK(cudaEventRecord(consumed, s));
-    sort_windows(w.sort_temp, w.sort_temp_bytes, w.keys_in, w.keys, w.vals_in, w.vals, count, w.W, w.sort_group,
-                 sort_key_bits(w.c, w.sort_group), s);
+    sort_windows(w.sort_temp, w.sort_temp_bytes, w.keys_in, w.keys, w.vals_in, w.vals, w.entries(), w.W, w.sort_group,
+                 sort_key_bits(w.log_m, w.sort_group), s);
     prof_.mark("sort", s);
     const bool ct = w.mode == Accumulation::constant_time;
     if (ct) launch_ct_prepare<G>(w, s);

@@ -89,16 +89,18 @@ uint32_t choose_first_piece(uint64_t n, int W, size_t coordinate_bytes) {
   return d > 1 && n >= 2 ? uint32_t((n + uint64_t(d) - 1) / uint64_t(d)) : 0;
 }
 
-// Estimated cost, in mixed additions, of one MSM of n points with window c (W windows, M = 2^(c−2)
-// buckets each) on a device running `resident` Alg. 4 threads at once, the chunk level l counting
+// Estimated cost, in mixed additions, of one MSM of n points with window c (D digits per scalar;
+// W = D windows of M = 2^(c−2) buckets each, or with `shared` one set of M = 2^(c−1) buckets for all
+// D·n entries) on a device running `resident` Alg. 4 threads at once, the chunk level l counting
 // `chunk_threads`:
-//   W·n                     Alg. 4: one mixed addition per non-zero digit (≈ all of them)
-//   W·n·s·⌈(c−1)/8⌉         the per-window radix sort, ≈ s of an addition per entry and 8-bit pass
+//   D·n                     Alg. 4: one mixed addition per non-zero digit (≈ all of them)
+//   D·n·s·⌈(log2 M + 1)/8⌉  the radix sort, ≈ s of an addition per entry and 8-bit pass
 //   max(W·M·a, C·min(h, H)) Alg. 5, ≈ a per bucket, or its longest chain where that takes longer:
-//                           bucket 1 holds the digits ±2^e (e < c − 1), (c − 1)/2^(c−1) of a
-//                           window's entries, so its thread adds h = (c − 1)·R/(2^(c−1)·W) pieces
+//                           with odd digits bucket 1 holds the digits ±2^e (e < c − 1), (c − 1)/2^(c−1)
+//                           of a window's entries, so its thread adds h = (c − 1)·R/(2^(c−1)·W) pieces
 //                           of the R/W Alg. 4 threads one after another (a block sums the buckets
-//                           of more than H = kHeavyPieces), each ≈ C additions of throughput
+//                           of more than H = kHeavyPieces), each ≈ C additions of throughput; plain
+//                           shared digits spread evenly, h = R/M
 //   W·(2M + K·(log2 K / 2 + 1))·k
 //                           the reduction (reduce.cuh): the chunk level's running sums (2 additions
 //                           per bucket; none for l = 0), then M/2 layered additions per round over
@@ -110,16 +112,18 @@ uint32_t choose_first_piece(uint64_t n, int W, size_t coordinate_bytes) {
 // 107 ms for 13·2^24 entries, Alg. 5 2.0 ms for 13·2^18 buckets, the reduction 5.7 ms); C to the
 // API times of c = 10 … 17 at 2^16 … 2^20 (bench/gpu-notes.md), where c = 13 beat the c = 10 and 12
 // that the model without the chain took at 2^16 and 2^17.
-double window_cost(double n, int c, int W, uint32_t resident, uint32_t chunk_threads) {
-  const uint32_t M = 1u << (c - 2);
+double window_cost(double n, int c, int D, uint32_t resident, uint32_t chunk_threads, bool shared) {
+  const int log_m = log2_buckets(c, shared), W = shared ? 1 : D;
+  const uint32_t M = 1u << log_m;
   const int l = chunk_log_for(M, W, chunk_threads);
-  const double K = double(M >> l), log_k = double(c - 2 - l);
+  const double K = double(M >> l), log_k = double(log_m - l);
   constexpr double k_full = 2.0, latency = 40000.0, sort_pass = 0.025, aggregate = 1.2, chain = 60000.0;
-  const double passes = double((c - 1 + 7) / 8);
+  const double passes = double((key_bits(log_m) + 7) / 8);
   const double reduce = (l > 0 ? 2.0 * M : 0.0) + K * (log_k / 2 + 1);
-  const double longest = double(c - 1) * double(resident) / (double(1u << (c - 1)) * W);
+  const double longest = shared ? double(resident) / double(M)
+                                : double(c - 1) * double(resident) / (double(1u << (c - 1)) * W);
   const double alg5 = std::max(W * M * aggregate, chain * std::min(longest, double(kHeavyPieces)));
-  return W * n * (1.0 + sort_pass * passes) + alg5 + W * reduce * k_full + 2 * log_k * latency;
+  return D * n * (1.0 + sort_pass * passes) + alg5 + W * reduce * k_full + 2 * log_k * latency;
 }
 
 // The largest c the sort values allow for n points (recode.cuh: 26 bits of point index above c = 16).
@@ -129,13 +133,17 @@ int max_window_bits(uint64_t n) {
   return c;
 }
 
-int choose_window_bits(uint64_t n, const uint32_t* rm1, int bits, uint32_t resident, uint32_t chunk_threads) {
+int choose_window_bits(uint64_t n, const uint32_t* rm1, int bits, uint32_t resident, uint32_t chunk_threads,
+                       bool shared, double* cost) {
   int best = 8;
   double best_cost = 1e300;
   for (int c = 4; c <= max_window_bits(n); ++c) {
-    const double cost = window_cost(double(n), c, num_windows(rm1, kScalarWords, bits, c), resident, chunk_threads);
-    if (cost < best_cost) best_cost = cost, best = c;
+    const int D = num_windows(rm1, kScalarWords, bits, c);
+    if (shared && !shared_fits(c, D)) continue;
+    const double x = window_cost(double(n), c, D, resident, chunk_threads, shared);
+    if (x < best_cost) best_cost = x, best = c;
   }
+  if (cost) *cost = best_cost;
   return best;
 }
 
@@ -173,9 +181,9 @@ Plan make_plan(const PlanInput& in) {
   p.mode = opt.accumulation;
   p.shared_sum = in.shared_sum;
   const uint32_t chunk_threads = in.chunk_threads ? in.chunk_threads : in.resident_threads;
+  const uint64_t n1 = std::max<uint64_t>(in.n, 1);
   int c = opt.window_bits > 0 ? opt.window_bits
-                              : choose_window_bits(std::max<uint64_t>(in.n, 1), cv.rm1, cv.scalar_bits, in.resident_threads,
-                                                   chunk_threads);
+                              : choose_window_bits(n1, cv.rm1, cv.scalar_bits, in.resident_threads, chunk_threads);
   if (c > max_window_bits(in.n))
     throw EngineError("ERR_INVALID_OPTION", "option 'windowBits' above " + std::to_string(max_window_bits(in.n)) +
                                                 " leaves the point index 26 bits: at most " +
@@ -194,37 +202,63 @@ Plan make_plan(const PlanInput& in) {
   const auto fits = [&](int depth) {
     return double(depth + 1) * double(in.n) * double(cv.affine) <= kTableShare * double(in.free_memory);
   };
-  if (ct && opt.window_bits <= 0)
+
+  // One bucket set for all windows (Plan::shared_buckets) where the cost model prefers it from
+  // kSharedBucketsFrom points, its table of D levels fits, and no τ was asked for (PlanInput::buckets
+  // forces the choice, for measuring; `shared` then takes an explicit windowBits as its c).
+  const int forced = in.buckets;
+  if (opt.tau < 0 && forced != 1 && (forced == 2 || (opt.window_bits <= 0 && in.n >= kSharedBucketsFrom))) {
+    double shared_cost = 0, windows_cost = 0;
+    const int cs = opt.window_bits > 0 ? opt.window_bits
+                                       : choose_window_bits(n1, cv.rm1, cv.scalar_bits, in.resident_threads,
+                                                            chunk_threads, true, &shared_cost);
+    if (forced != 2)
+      choose_window_bits(n1, cv.rm1, cv.scalar_bits, in.resident_threads, chunk_threads, false, &windows_cost);
+    const int D = num_windows(cv.rm1, kScalarWords, cv.scalar_bits, cs);
+    if ((forced == 2 || shared_cost < windows_cost) && shared_fits(cs, D) && fits(D - 1) &&
+        uint64_t(D) * n1 < (uint64_t(1) << 32)) {
+      p.shared_buckets = true;
+      c = cs;
+    }
+  }
+  if (ct && opt.window_bits <= 0 && !p.shared_buckets)
     while (c > kMinWindowBits + 2 && !fits(c - 1)) --c, p.table_lowered = true;
   int tau = opt.tau;
-  if (tau < 0) {
+  if (p.shared_buckets) {
+    tau = num_windows(cv.rm1, kScalarWords, cv.scalar_bits, c) - 1;
+  } else if (tau < 0) {
     tau = c - 1;
     if (!ct)
       while (tau > 0 && !fits(tau)) --tau, p.table_lowered = true;
   }
   p.c = c;
   p.tau = tau;
-  p.W = num_windows(cv.rm1, kScalarWords, cv.scalar_bits, c);
-  p.M = 1u << (c - 2);
-  p.T = std::max<uint32_t>(1, std::min<uint32_t>(threads_per_window(in.resident_threads, p.W), std::max<uint32_t>(p.n, 1)));
-  p.slots = ct ? ct_padded(buffer_slots(p.T, c)) : buffer_slots(p.T, c);
+  p.D = num_windows(cv.rm1, kScalarWords, cv.scalar_bits, c);
+  p.W = p.shared_buckets ? 1 : p.D;
+  const int log_m = log2_buckets(c, p.shared_buckets);
+  p.M = 1u << log_m;
+  // Entries per window: n, or all D·n in the one shared window.
+  const uint64_t entries = p.shared_buckets ? uint64_t(p.D) * n1 : n1;
+  p.T = std::max<uint32_t>(1, uint32_t(std::min<uint64_t>(threads_per_window(in.resident_threads, p.W), entries)));
+  p.slots = ct ? ct_padded(buffer_slots(p.T, log_m)) : buffer_slots(p.T, log_m);
   p.chunk_log = choose_chunk_log(p.M, p.W, chunk_threads);
-  p.sort_group = choose_sort_group(std::max<uint64_t>(in.n, 1), p.W, c);
-  p.first_piece = choose_first_piece(in.n, p.W, cv.affine / 2);
+  p.sort_group = p.shared_buckets ? 1 : choose_sort_group(n1, p.W, c);
+  p.first_piece = choose_first_piece(in.n, p.D, cv.affine / 2);
   if (in.n == 0) return p;
 
-  const size_t n = p.n, W = size_t(p.W), M = p.M, T = p.T, S = p.slots;
+  const size_t n = p.n, D = size_t(p.D), W = size_t(p.W), M = p.M, T = p.T, S = p.slots;
   const size_t run = ct ? cv.homogeneous : cv.xyzz;  // a run or bucket sum
   Layout l;
   p.table = l.take(size_t(tau + 1) * n * cv.affine);
-  p.recode_table = l.take(size_t(table_size(c)) * 4);
+  p.recode_table = l.take(p.shared_buckets ? 0 : size_t(table_size(c)) * 4);
   for (Region& r : p.scalars) r = l.take(n * kScalarWords * 4);
   // keys_in also holds a later piece's buckets where calls are split
-  p.keys_in = l.take(p.first_piece > 0 ? std::max(W * n * 4, W * M * run) : W * n * 4);
-  p.vals_in = l.take(W * n * 4);
-  p.keys = l.take(W * n * 4);
-  p.vals = l.take(W * n * 4);
-  p.sort_temp = l.take(in.sort_temp_bytes ? in.sort_temp_bytes(uint32_t(p.sort_group * n), sort_key_bits(c, p.sort_group)) : 0);
+  p.keys_in = l.take(p.first_piece > 0 ? std::max(D * n * 4, W * M * run) : D * n * 4);
+  p.vals_in = l.take(D * n * 4);
+  p.keys = l.take(D * n * 4);
+  p.vals = l.take(D * n * 4);
+  const size_t per_sort = p.shared_buckets ? D * n : size_t(p.sort_group) * n;
+  p.sort_temp = l.take(in.sort_temp_bytes ? in.sort_temp_bytes(uint32_t(per_sort), sort_key_bits(log_m, p.sort_group)) : 0);
   p.buffer = l.take(W * S * run);
   p.buf_offset = l.take(W * T * 4);
   p.buf_used = l.take(W * T * 4);

@@ -32,6 +32,9 @@ struct PlanInput {
   // in registers, the residency the rule was fitted with (0: resident_threads).
   uint32_t chunk_threads = 0;
   bool shared_sum = false;        // Alg. 4 keeps its sums in shared memory (tuning.hpp acc_shared_for)
+  // Bucket layout: 0 = the cost model's choice (Plan::shared_buckets), 1 = one set per window,
+  // 2 = one set for all windows (engine.cu passes MSM_CUDA_BUCKETS; for measuring and tests).
+  int buckets = 0;
   // CUB's temporary storage for one radix sort of n entries on key_bits bits.
   size_t (*sort_temp_bytes)(uint32_t n, int key_bits) = nullptr;
 };
@@ -44,10 +47,15 @@ struct Region {
 struct Plan {
   uint32_t n = 0;      // bases
   int c = 0;           // window bits (§3.1)
-  int W = 0;           // windows: ⌈λ/c⌉, plus one when the top window's carry can be set (recode.cuh)
-  int tau = 0;         // the table holds 2^h·P_i for h ≤ τ (§3.1)
+  int D = 0;           // digits per scalar: ⌈λ/c⌉, plus one when the top window's carry can be set (recode.cuh)
+  // Every digit into one bucket set (recode.cuh shared_bucket; issue 12, lever 1): the table holds
+  // 2^(jc)·P_i for the D windows j, the pipeline runs one window of D·n entries and 2^(c−1) buckets.
+  // Otherwise each window has its own 2^(c−2) buckets of §3.1's odd digits.
+  bool shared_buckets = false;
+  int W = 0;           // windows the pipeline runs (bucket sets): D, or 1 with shared buckets
+  int tau = 0;         // the table holds 2^h·P_i for h ≤ τ (§3.1); shared buckets: 2^(hc)·P_i, τ = D − 1
   uint32_t T = 0;      // Alg. 4 threads per window
-  uint32_t M = 0;      // buckets per window, 2^(c−2) (odd digits only, §3.1)
+  uint32_t M = 0;      // buckets per window, 2^(c−2) (odd digits only, §3.1), or 2^(c−1) shared
   uint32_t slots = 0;  // Alg. 4 buffer slots per window: T + M (Eq. (2)); constant time: padded to 2^k (§5)
   int chunk_log = 0;   // l: the reduction's chunk level sums chunks of 2^l buckets first (reduce.cuh)
   int sort_group = 1;  // g: windows per radix sort (sort.cu), on sort_key_bits(c, g) key bits
@@ -59,13 +67,13 @@ struct Plan {
   // after and its buckets are added to the first's. 0: never split.
   uint32_t first_piece = 0;
   // The one device allocation (table first, then the pipeline's scratch), each region 256-aligned.
-  Region table;         // [(τ+1)·n] affine: table[h·n + i] = 2^h·P_i
-  Region recode_table;  // [2^c + 1] k̂ per t (Alg. 3 mapping table)
+  Region table;         // [(τ+1)·n] affine: table[h·n + i] = 2^h·P_i (shared buckets: 2^(hc)·P_i)
+  Region recode_table;  // [2^c + 1] k̂ per t (Alg. 3 mapping table; empty with shared buckets)
   Region scalars[2];    // [n × 32 B] each: the scalars of the MSM running and of the next upload
-  Region keys_in, vals_in, keys, vals;  // [W·n] u32 each: bucket and point|EXP|SIGN, before / after the sort
+  Region keys_in, vals_in, keys, vals;  // [D·n] u32 each: bucket and point|EXP|SIGN, before / after the sort
                                         // keys_in, free after the sort, also holds a later piece's
                                         // [W·M] buckets where first_piece > 0 (sized for both)
-  Region sort_temp;     // CUB's temporary storage for one sort (g windows)
+  Region sort_temp;     // CUB's temporary storage for one sort (g windows; shared buckets: all D·n entries)
   Region buffer;        // [W·slots] XYZZ (constant time: homogeneous) Alg. 4 runs
   Region buf_offset, buf_used;  // [W·T] u32 (Alg. 4 buffer_offset, buffer_used)
   Region buf_index;     // [W·slots] u32 (Alg. 4 buffer_index)
@@ -85,9 +93,15 @@ constexpr double kTableShare = 0.5;
 Plan make_plan(const PlanInput& in);
 
 // The window size c of the cost model (plan.cpp) for n points on a device running `resident` Alg. 4
-// threads at once, the chunk level counting `chunk_threads`; rm1 = r − 1, bits = its bit length.
-int choose_window_bits(uint64_t n, const uint32_t* rm1, int bits, uint32_t resident, uint32_t chunk_threads);
-double window_cost(double n, int c, int W, uint32_t resident, uint32_t chunk_threads);
+// threads at once, the chunk level counting `chunk_threads`; rm1 = r − 1, bits = its bit length;
+// `shared`: for one bucket set (Plan::shared_buckets). *cost (if given): the model's cost at that c.
+int choose_window_bits(uint64_t n, const uint32_t* rm1, int bits, uint32_t resident, uint32_t chunk_threads,
+                       bool shared = false, double* cost = nullptr);
+// D digits per scalar (W windows of their own, or one shared bucket set).
+double window_cost(double n, int c, int D, uint32_t resident, uint32_t chunk_threads, bool shared = false);
+// Shared buckets are considered from this many points (below, the per-window layout's costs were
+// fitted and measured; bench/gpu-notes.md); PlanInput::buckets forces either.
+constexpr uint64_t kSharedBucketsFrom = uint64_t(1) << 20;
 // The chunk level l for W windows of M buckets, counting `threads` (PlanInput::chunk_threads)
 // (MSM_CUDA_CHUNK_LOG, else chunk_log_for).
 int chunk_log_for(uint32_t M, int W, uint32_t threads);

@@ -1,6 +1,7 @@
 // Recoding kernel, Chen et al. §3.1 (Alg. 3 through the mapping table): one thread per scalar,
 // every window's digit, written window-major as the sort's (key, value) pairs (the key with the
-// window's place in its sort group, recode.cuh sort_key).
+// window's place in its sort group, recode.cuh sort_key). Where the windows share one bucket set
+// (recode.cuh shared_bucket) the digit is the plain signed one and the value carries the window.
 #include "device.cuh"
 #include "recode.cuh"
 #include "stages.cuh"
@@ -9,8 +10,9 @@
 namespace msm::gpu {
 
 // Points [first, first + n): scalar first + i at entry i of each window, its point index in the value.
+template <bool Shared>
 __global__ void recode_kernel(const uint4* __restrict__ scalars, uint32_t first, uint32_t n, int c, int W, int g,
-                              const uint32_t* __restrict__ table, uint32_t* __restrict__ keys,
+                              int log_m, const uint32_t* __restrict__ table, uint32_t* __restrict__ keys,
                               uint32_t* __restrict__ vals) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
@@ -21,18 +23,24 @@ __global__ void recode_kernel(const uint4* __restrict__ scalars, uint32_t first,
   uint32_t carry = 0;
   for (int j = 0; j < W; ++j) {
     const uint32_t t = scalar_bits(k, kScalarWords, j * c, c) + carry;  // Alg. 3 lines 3–4
-    const uint32_t khat = __ldg(&table[t]);                              // lines 5–7 by table
+    if constexpr (Shared) {
+      keys[size_t(j) * n + i] = shared_bucket(t, c);
+      vals[size_t(j) * n + i] = shared_value(t, first + i, j, c);
+    } else {
+      const uint32_t khat = __ldg(&table[t]);  // lines 5–7 by table
+      keys[size_t(j) * n + i] = sort_key(khat_bucket(khat, c), j, g, log_m);
+      vals[size_t(j) * n + i] = sort_value(khat, first + i, c);
+    }
     carry = recode_carry(t, c);
-    keys[size_t(j) * n + i] = sort_key(khat_bucket(khat, c), j, g, c);
-    vals[size_t(j) * n + i] = sort_value(khat, first + i, c);
   }
 }
 
 template <class G>
 void launch_recode(const Workspace<G>& w, const uint32_t* scalars, cudaStream_t s) {
-  recode_kernel<<<blocks_for(w.count, kRecodeBlock), kRecodeBlock, 0, s>>>(
-      reinterpret_cast<const uint4*>(scalars), w.first, w.count, w.c, w.W, w.sort_group, w.recode_table, w.keys_in,
-      w.vals_in);
+  const auto kernel = w.shared_buckets ? recode_kernel<true> : recode_kernel<false>;
+  kernel<<<blocks_for(w.count, kRecodeBlock), kRecodeBlock, 0, s>>>(reinterpret_cast<const uint4*>(scalars), w.first,
+                                                                     w.count, w.c, w.D, w.sort_group, w.log_m,
+                                                                     w.recode_table, w.keys_in, w.vals_in);
   MSM_LAUNCH_CHECK("recode_kernel");
 }
 

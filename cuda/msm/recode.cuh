@@ -91,7 +91,7 @@ MSM_HD MSM_INLINE int num_windows(const uint32_t* rm1, int words, int nbits, int
   return (top + 1 >= (1u << (c - 1))) ? w0 + 1 : w0;
 }
 
-// Entries for the per-window sort (§3.3 step 1): key = bucket (0 for a zero digit; c−1 bits),
+// Entries for the per-window sort (§3.3 step 1): key = bucket (0 for a zero digit; log_m + 1 bits),
 // value = i << (e + 1) | EXP << 1 | SIGN with e = exp_bits(c): 4 bits and i < 2^27 for c ≤ 16,
 // 5 bits and i < 2^26 for 16 < c ≤ 32.
 MSM_HD MSM_INLINE int value_shift(int c) { return exp_bits(c) + 1; }
@@ -102,7 +102,10 @@ MSM_HD MSM_INLINE uint32_t sort_value(uint32_t khat, uint32_t i, int c) {
 MSM_HD MSM_INLINE uint32_t value_point(uint32_t v, int shift) { return v >> shift; }
 MSM_HD MSM_INLINE uint32_t value_exp(uint32_t v, int shift) { return (v >> 1) & ((1u << (shift - 1)) - 1); }
 MSM_HD MSM_INLINE uint32_t value_sign(uint32_t v) { return v & 1; }
-MSM_HD MSM_INLINE int key_bits(int c) { return c - 1; }  // keys ∈ [0, 2^(c−2)]
+// Buckets per window: 2^(c−2) for §3.1's odd digits; 2^(c−1) where every window shares one set of
+// buckets indexed by the plain digit |k̃| (shared_* below). Keys run over [0, 2^log_m], zero first.
+MSM_HD MSM_INLINE int log2_buckets(int c, bool shared = false) { return shared ? c - 1 : c - 2; }
+MSM_HD MSM_INLINE int key_bits(int log_m) { return log_m + 1; }
 
 // One radix sort may cover g consecutive windows (plan.cpp sort_group_for: at small n the per-sort
 // launches cost more than the entries). The key then carries the window's place in its group
@@ -114,11 +117,25 @@ MSM_HD MSM_INLINE int group_bits(int g) {
   while ((1 << b) < g) ++b;
   return b;
 }
-MSM_HD MSM_INLINE int sort_key_bits(int c, int g) { return key_bits(c) + group_bits(g); }
-MSM_HD MSM_INLINE uint32_t sort_key(uint32_t bucket, int j, int g, int c) {
-  return bucket | (uint32_t(j % g) << key_bits(c));
+MSM_HD MSM_INLINE int sort_key_bits(int log_m, int g) { return key_bits(log_m) + group_bits(g); }
+MSM_HD MSM_INLINE uint32_t sort_key(uint32_t bucket, int j, int g, int log_m) {
+  return bucket | (uint32_t(j % g) << key_bits(log_m));
 }
-MSM_HD MSM_INLINE uint32_t bucket_mask(int c) { return (1u << key_bits(c)) - 1; }
+MSM_HD MSM_INLINE uint32_t bucket_mask(int log_m) { return (1u << key_bits(log_m)) - 1; }
+
+// One bucket set for all windows (issue 12, lever 1; Plan::shared_buckets). Window j's digit k̃_j of
+// point i adds k̃_j·2^(jc)·P_i, so with the table holding 2^(jc)·P_i at level j (precompute.cu,
+// step c) every window's entries go into the same buckets and one reduction serves them all: the
+// windows' W reductions and Horner's rule go, and a larger c costs 2^(c−1) buckets once instead of
+// W·2^(c−2). §3.1's odd digits do not compose with it (±2^e·ODD of window j would need level
+// e + jc, every level up to λ), so the digit stays plain: bucket |k̃_j| ∈ [1, 2^(c−1)] with the
+// weight |k̃_j| (reduce.cuh, odd = false), the value's EXP field holding j, the carry as in Alg. 3.
+MSM_HD MSM_INLINE uint32_t shared_bucket(uint32_t t, int c) { return recode_carry(t, c) ? (1u << c) - t : t; }
+MSM_HD MSM_INLINE uint32_t shared_value(uint32_t t, uint32_t i, int j, int c) {
+  return (i << value_shift(c)) | (uint32_t(j) << 1) | recode_carry(t, c);
+}
+// The levels a shared table needs (W) must fit the EXP field.
+MSM_HD MSM_INLINE bool shared_fits(int c, int W) { return W <= (1 << exp_bits(c)); }
 
 // Recodes one scalar into `windows` k̂ digits through the table (Alg. 3 loop, lines 2–8).
 // `table` may be null (then recode_digit computes the digit directly).

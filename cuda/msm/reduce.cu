@@ -1,8 +1,8 @@
 // Bucket reduction, Chen et al. §3.4: for large windows first the chunk level (chunk_kernel, one
 // thread per chunk of 2^l buckets), then one cooperative launch (grid = co-resident blocks from the
 // occupancy API × SMs; block barriers between the first rounds, grid barriers after): the layered
-// suffix sums, B̂_1 saved, the summation tree, then Q_j = 2^l·(2·Σ B̂ − B̂_1) + Σ D per window
-// (schedule in reduce.cuh). Additions are add-2008-s (12M + 2S), the doubling dbl-2008-s-1; in the
+// suffix sums, B̂_1 saved, the summation tree, then Q_j = 2^l·(2·Σ B̂ − B̂_1) + Σ D per window, or
+// 2^l·Σ B̂ + Σ D for the one bucket set of shared buckets (schedule in reduce.cuh). Additions are add-2008-s (12M + 2S), the doubling dbl-2008-s-1; in the
 // constant-time mode the buckets are homogeneous and every step is a complete formula (RCB Alg. 7
 // and 9), so no step branches on O or on equal operands.
 #include <algorithm>
@@ -31,10 +31,10 @@ __device__ __forceinline__ ec::XYZZ<typename G::field> as_xyzz(const ec::Homogen
 // R_k and D_k. Every thread runs the same 2L − 1 additions, so the grid is one even wave.
 template <class X>
 __global__ void __launch_bounds__(kRedBlock) chunk_kernel(const X* __restrict__ buckets, X* __restrict__ sums,
-                                                          X* __restrict__ rest, int l, uint64_t chunks) {
+                                                          X* __restrict__ rest, int l, bool odd, uint64_t chunks) {
   const uint64_t t = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= chunks) return;
-  chunk_sums(buckets + (t << l), l, sums + t, rest + t);
+  chunk_sums(buckets + (t << l), l, odd, sums + t, rest + t);
 }
 
 // What the layered rounds run on: K = 2^log_k points per window, the chunk sums R_k with their D_k
@@ -49,7 +49,7 @@ template <class X, class G>
 MSM_HD MSM_INLINE Rounds<X> rounds_of(const Workspace<G>& w) {
   const int l = w.chunk_log;
   return Rounds<X>{reinterpret_cast<X*>(l > 0 ? w.chunk_sums : w.buckets),
-                   l > 0 ? reinterpret_cast<X*>(w.chunk_rest) : nullptr, log2_buckets(w.c) - l, l};
+                   l > 0 ? reinterpret_cast<X*>(w.chunk_rest) : nullptr, w.log_m - l, l};
 }
 
 // The layered rounds and the summation tree over rounds_of(w), the tree also summing the D_k when
@@ -126,7 +126,8 @@ __global__ void __launch_bounds__(kRedBlock, red_min_blocks(G::field::N, ff::is_
   }
   for (uint32_t j = gtid; j < W; j += gsize)
     w.window_sums[j] =
-        as_xyzz(window_sum(buckets[size_t(j) * K], bhat1[j], in.l, rest ? rest + size_t(j) * K : nullptr));
+        as_xyzz(window_sum(buckets[size_t(j) * K], bhat1[j], in.l, !w.shared_buckets,
+                           rest ? rest + size_t(j) * K : nullptr));
 }
 
 template <class G, class X>
@@ -142,7 +143,7 @@ void launch_reduce_on(const Workspace<G>& w, int device, cudaStream_t s) {
   if (in.l > 0) {
     const uint64_t chunks = uint64_t(w.W) << log_k;
     chunk_kernel<X><<<unsigned((chunks + kRedBlock - 1) / kRedBlock), kRedBlock, 0, s>>>(
-        reinterpret_cast<const X*>(w.buckets), in.points, in.rest, in.l, chunks);
+        reinterpret_cast<const X*>(w.buckets), in.points, in.rest, in.l, !w.shared_buckets, chunks);
     MSM_LAUNCH_CHECK("chunk_kernel");
   }
   MSM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, reduce_kernel<G, X>, kRedBlock, 0));

@@ -1,14 +1,16 @@
 // Bucket reduction schedule: Chen et al. §3.4 (layered parallel reduction, Fig. 6) and the final
-// summation, after an optional chunk level. M = 2^(c−2) buckets per window at positions 0 … M−1
-// (position p holds B_{2p+1}); the window's sum is Q_j = Σ_p (2p+1)·B_p.
+// summation, after an optional chunk level. M buckets per window at positions 0 … M−1: with §3.1's
+// odd digits (M = 2^(c−2)) position p holds B_{2p+1} and the window's sum is Q_j = Σ_p (2p+1)·B_p;
+// with one bucket set for all windows (recode.cuh shared_bucket, M = 2^(c−1)) position p holds
+// B_{p+1} and Q = Σ_p (p+1)·B_p. Both are Σ_p (a·p + 1)·B_p, a = 2 ("odd") or 1.
 //
 // Chunk level (l > 0; plan.cpp picks l so that W·M/2^l threads fill the device). The layered
 // rounds cost M/2 additions each, log2 M of them, so for the large M of c > 16 the positions are
 // first cut into K = M/L chunks of L = 2^l, one thread each running the serial running sum over its
 // chunk (2L additions, the summation-by-parts of bucket reduction): with p = kL + i,
-//   R_k = Σ_i B_{kL+i},   A_k = Σ_i (2i+1)·B_{kL+i} = 2·Σ_i (i+1)·B_{kL+i} − R_k,
-//   Q_j = Σ_k (2kL·R_k + A_k) = L·Σ_k (2k+1)·R_k + Σ_k D_k,   D_k = A_k − L·R_k,
-// so the layered reduction below runs on the K points R_k (its Q is Σ_k (2k+1)·R_k), the summation
+//   R_k = Σ_i B_{kL+i},   A_k = Σ_i (a·i+1)·B_{kL+i} = a·Σ_i (i+1)·B_{kL+i} − (a−1)·R_k,
+//   Q_j = Σ_k (a·kL·R_k + A_k) = L·Σ_k (a·k+1)·R_k + Σ_k D_k,   D_k = A_k − L·R_k,
+// so the layered reduction below runs on the K points R_k (its Q is Σ_k (a·k+1)·R_k), the summation
 // tree also sums the D_k, and Q_j = 2^l·Q_R + Σ_k D_k. l = 0 is the plain §3.4 reduction.
 //
 // Layered suffix sums, rounds r = 1 … log2 K, K/2 tasks each, one addition per task:
@@ -21,8 +23,8 @@
 // Final summation: a binary tree over positions, rounds r = 1 … log2 K with K/2^r tasks:
 //   B[t·2^r] += B[t·2^r + 2^(r−1)],
 // so position 0 ends with Σ_p B̂_p = Σ_p (p+1)·B_p. With B̂_0 saved before the tree,
-//   Q = 2·Σ_p B̂_p − B̂_0 = Σ_p (2p+1)·B_p                                   (§3.4, last paragraph).
-// The windows then combine by Horner: Q = Σ_j 2^(jc)·Q_j.
+//   Q = a·Σ_p B̂_p − (a−1)·B̂_0 = Σ_p (a·p+1)·B_p        (a = 2: §3.4, last paragraph).
+// The windows then combine by Horner: Q = Σ_j 2^(jc)·Q_j (one window where they share the buckets).
 #pragma once
 
 #include <cstdint>
@@ -34,8 +36,6 @@ namespace msm::gpu {
 struct Task {
   uint32_t dst, src;
 };
-
-MSM_HD MSM_INLINE int log2_buckets(int c) { return c - 2; }
 
 // Round r ∈ [1, log_m], task t ∈ [0, M/2) of the layered suffix sum.
 MSM_HD MSM_INLINE Task layered_task(int log_m, int r, uint32_t t) {
@@ -69,11 +69,11 @@ MSM_HD MSM_INLINE Task tree_local_task(int b, int r, uint32_t g, uint32_t i) {
 }
 
 // The chunk level for one chunk B[0, 2^l) (X: a point type with add, dbl and negation, or an
-// integer stand-in in the host tests): *R = Σ_i B_i and *D = Σ_i (2i + 1 − 2^l)·B_i, by the running
-// sum from the top (s = Σ_{q ≥ i} B_q, t = Σ_i (i+1)·B_i): 2(L − 1) additions, then
-// D = 2t − (2^l + 1)·R in l + 1 doublings and 2 additions.
+// integer stand-in in the host tests): *R = Σ_i B_i and *D = Σ_i (a·i + 1 − 2^l)·B_i (a = 2 for
+// odd, else 1), by the running sum from the top (s = Σ_{q ≥ i} B_q, t = Σ_i (i+1)·B_i): 2(L − 1)
+// additions, then D = a·t − (2^l + a − 1)·R in l + 1 doublings and 2 additions.
 template <class X>
-MSM_HD MSM_INLINE void chunk_sums(const X* B, int l, X* R, X* D) {
+MSM_HD MSM_INLINE void chunk_sums(const X* B, int l, bool odd, X* R, X* D) {
   const uint32_t L = 1u << l;
   X s = B[L - 1], t = s;
   for (uint32_t i = L - 1; i-- > 0;) {
@@ -82,14 +82,14 @@ MSM_HD MSM_INLINE void chunk_sums(const X* B, int l, X* R, X* D) {
   }
   X lr = s;
   for (int k = 0; k < l; ++k) lr = lr.dbl();
-  *D = t.dbl().add(-(lr.add(s)));
+  *D = odd ? t.dbl().add(-(lr.add(s))) : t.add(-lr);
   *R = s;
 }
 
-// Q_j from the reduction of the chunk sums: 2^l·(2·Σ B̂ − B̂_0) + Σ_k D_k (D absent for l = 0).
+// Q_j from the reduction of the chunk sums: 2^l·(a·Σ B̂ − (a−1)·B̂_0) + Σ_k D_k (D absent for l = 0).
 template <class X>
-MSM_HD MSM_INLINE X window_sum(const X& total, const X& bhat0, int l, const X* dsum) {
-  X q = total.dbl().add(-bhat0);
+MSM_HD MSM_INLINE X window_sum(const X& total, const X& bhat0, int l, bool odd, const X* dsum) {
+  X q = odd ? total.dbl().add(-bhat0) : total;
   for (int k = 0; k < l; ++k) q = q.dbl();
   return dsum ? q.add(*dsum) : q;
 }

@@ -47,7 +47,8 @@ template <class G>
 struct Workspace {
   using A = AffineOf<G>;
   using X = XyzzOf<G>;
-  // n, c, W (windows), τ, T (Alg. 4 threads per window): as in Plan (plan.hpp), which defines them.
+  // n, c, W (bucket sets), D (digits per scalar), τ, T (Alg. 4 threads per window), log2 M: as in
+  // Plan (plan.hpp), which defines them.
   uint32_t n = 0;
   // The piece of the MSM that recode, sort, Alg. 4 and Alg. 5 run on: points [first, first + count)
   // (all n unless engine.cu splits the call, Plan::first_piece). Each window has `count` entries;
@@ -55,18 +56,21 @@ struct Workspace {
   uint32_t first = 0, count = 0;
   int c = 0;
   int W = 0;
+  int D = 0;
+  bool shared_buckets = false;  // every digit in one bucket set (Plan::shared_buckets): W = 1
+  int log_m = 0;
   int tau = 0;
   Accumulation mode = Accumulation::xyzz;
   bool shared_sum = false;  // Alg. 4 keeps its running sums in shared memory (Plan::shared_sum)
   uint32_t T = 0;
   int chunk_log = 0;  // l of the reduction's chunk level (reduce.cuh)
   int sort_group = 1;  // g: windows per radix sort (sort.cu)
-  const A* table = nullptr;                // [(τ+1)·n]: table[h·n + i] = 2^h·P_i
+  const A* table = nullptr;                // [(τ+1)·n]: table[h·n + i] = 2^h·P_i (shared buckets: 2^(hc)·P_i)
   const uint32_t* recode_table = nullptr;  // [2^c + 1]: k̂ (the packed ODD|EXP|SIGN digit of Fig. 3) per t
-  uint32_t* keys_in = nullptr;   // [W·count] sort_key: bucket of each digit (0 = zero digit), window's place in its group
-  uint32_t* vals_in = nullptr;   // [W·count] sort_value: i | EXP | SIGN (recode.cuh)
-  uint32_t* keys = nullptr;      // [W·count] sorted per window (the bucket: key & bucket_mask(c))
-  uint32_t* vals = nullptr;      // [W·count]
+  uint32_t* keys_in = nullptr;   // [D·count] sort_key: bucket of each digit (0 = zero digit), window's place in its group
+  uint32_t* vals_in = nullptr;   // [D·count] sort_value: i | EXP | SIGN (recode.cuh; shared buckets: i | j | SIGN)
+  uint32_t* keys = nullptr;      // [W·entries()] sorted per window (the bucket: key & bucket_mask(log_m))
+  uint32_t* vals = nullptr;      // [W·entries()]
   void* sort_temp = nullptr;
   size_t sort_temp_bytes = 0;
   X* buffer = nullptr;             // [W·(T + M)] Alg. 4 compact buffers (constant_time: [W·P] of HomOf<G>)
@@ -80,7 +84,9 @@ struct Workspace {
   X* chunk_rest = nullptr;         // [W·M/2^l] D_k
   X* bhat1 = nullptr;              // [W] B̂_1 of each window: the suffix sum of all its buckets (§3.4)
   X* window_sums = nullptr;        // [W] Q_j
-  MSM_HD uint32_t M() const { return 1u << (c - 2); }
+  MSM_HD uint32_t M() const { return 1u << log_m; }
+  // Entries per window: each window's digits, or all D·count where the windows share the buckets.
+  MSM_HD uint32_t entries() const { return shared_buckets ? uint32_t(D) * count : count; }
   MSM_HD uint32_t slots() const { return T + M(); }
   // constant_time: P, the window's buffer padded to a power of two (ct_aggregate.cuh), and the views
   // of the buffer and bucket memory as homogeneous points.
@@ -92,8 +98,9 @@ struct Workspace {
   static Workspace bind(const Plan& p, unsigned char* base) {
     const auto at = [&](const Region& r) { return static_cast<void*>(base + r.offset); };
     Workspace w;
-    w.n = p.n, w.first = 0, w.count = p.n, w.c = p.c, w.W = p.W, w.tau = p.tau, w.mode = p.mode, w.shared_sum = p.shared_sum, w.T = p.T, w.chunk_log = p.chunk_log;
+    w.n = p.n, w.first = 0, w.count = p.n, w.c = p.c, w.W = p.W, w.D = p.D, w.tau = p.tau, w.mode = p.mode, w.shared_sum = p.shared_sum, w.T = p.T, w.chunk_log = p.chunk_log;
     w.sort_group = p.sort_group;
+    w.shared_buckets = p.shared_buckets, w.log_m = int(__builtin_ctz(p.M));
     w.table = static_cast<const A*>(at(p.table));
     w.recode_table = static_cast<const uint32_t*>(at(p.recode_table));
     w.keys_in = static_cast<uint32_t*>(at(p.keys_in)), w.vals_in = static_cast<uint32_t*>(at(p.vals_in));
@@ -114,16 +121,16 @@ struct Workspace {
   }
 };
 
-// precompute.cu: table levels 1 … tau from level 0 (already uploaded).
+// precompute.cu: table levels 1 … tau from level 0 (already uploaded), level h = 2^step·(level h − 1).
 template <class G>
-void build_table(AffineOf<G>* table, uint32_t n, int tau, cudaStream_t s);
+void build_table(AffineOf<G>* table, uint32_t n, int tau, int step, cudaStream_t s);
 
 // recode.cu: scalars [n × 8 words] → keys_in / vals_in for the points of w's piece.
 template <class G>
 void launch_recode(const Workspace<G>& w, const uint32_t* scalars, cudaStream_t s);
 
 // sort.cu (curve-independent): temp bytes for one sort of n items, and the sorts of the W windows,
-// g at a time on key_bits bits (sort_key_bits(c, g)).
+// g at a time on key_bits bits (sort_key_bits(log_m, g)).
 size_t sort_temp_bytes(uint32_t n, int key_bits);
 void sort_windows(void* temp, size_t temp_bytes, const uint32_t* keys_in, uint32_t* keys_out, const uint32_t* vals_in,
                   uint32_t* vals_out, uint32_t n, int W, int g, int key_bits, cudaStream_t s);

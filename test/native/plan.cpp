@@ -23,8 +23,9 @@ int int_field(const Napi::Object& o, const char* key, int dflt) {
   return v.IsNumber() ? v.As<Napi::Number>().Int32Value() : dflt;
 }
 
-// planContext(curve, n, { windowBits, tau, accumulation, group }, freeBytes, residentThreads)
-//   → { c, W, tau, T, M, slots, chunkLog, sortGroup, tableLowered, sharedSum, total, regions: { name: [offset, bytes] } }
+// planContext(curve, n, { windowBits, tau, accumulation, group, buckets }, freeBytes, residentThreads)
+//   → { c, W, D, sharedBuckets, tau, T, M, slots, chunkLog, sortGroup, tableLowered, sharedSum, total,
+//       regions: { name: [offset, bytes] } }
 // (group 'g2': the sizes of the curve's G2 points, curve_sizes of its g2 struct.) sharedSum: whether
 // Alg. 4 keeps its sums in shared memory, decided as the engine decides it (tuning.hpp acc_shared_for).
 Napi::Value plan_context(const Napi::CallbackInfo& cb) {
@@ -41,6 +42,12 @@ Napi::Value plan_context(const Napi::CallbackInfo& cb) {
   in.n = uint64_t(cb[1].As<Napi::Number>().DoubleValue());
   in.options.window_bits = int_field(o, "windowBits", 0);
   in.options.tau = int_field(o, "tau", -1);
+  const Napi::Value buckets = o.Get("buckets");  // 'windows' | 'shared'; absent: the cost model's choice
+  if (!buckets.IsUndefined()) {
+    const std::string b = buckets.IsString() ? buckets.As<Napi::String>().Utf8Value() : "?";
+    if (b != "windows" && b != "shared") fail(env, "buckets must be 'windows' or 'shared'");
+    in.buckets = b == "windows" ? 1 : 2;
+  }
   const Napi::Value mode = o.Get("accumulation");
   if (mode.IsString() && !accumulation_by_name(mode.As<Napi::String>().Utf8Value(), in.options.accumulation))
     fail(env, "unknown accumulation mode");
@@ -66,6 +73,8 @@ Napi::Value plan_context(const Napi::CallbackInfo& cb) {
   auto r = Napi::Object::New(env);
   r.Set("c", p.c);
   r.Set("W", p.W);
+  r.Set("D", p.D);
+  r.Set("sharedBuckets", p.shared_buckets);
   r.Set("tau", p.tau);
   r.Set("T", double(p.T));
   r.Set("M", double(p.M));

@@ -49,28 +49,68 @@ Napi::Value recode_table(const Napi::CallbackInfo& cb) {
   return u32_array(cb.Env(), t);
 }
 
-// recodeScalars(c, windows, scalars: Uint8Array(32·n)) → Uint32Array(n·windows), scalar-major k̂.
-Napi::Value recode_scalars(const Napi::CallbackInfo& cb) {
+// The recoding hooks' arguments (c, windows, scalars: Uint8Array(32·n)), and scalar i as 8 words.
+struct RecodeArgs {
+  int c;
+  uint32_t windows;
+  size_t n;
+  const uint8_t* bytes;
+  void scalar(size_t i, uint32_t* k) const {
+    for (int w = 0; w < gpu::kScalarWords; ++w) {
+      const uint8_t* b = bytes + 32 * i + 4 * w;
+      k[w] = uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24;
+    }
+  }
+};
+RecodeArgs recode_args(const Napi::CallbackInfo& cb) {
   const int c = window_arg(cb, 0);
   const uint32_t windows = u32_arg(cb, 1, "windows");
   auto bytes = typed_arg<Napi::Uint8Array>(cb, 2, "scalars");
   if (bytes.ByteLength() % 32 || windows == 0 || windows > 256) fail(cb.Env(), "bad scalars or windows");
-  const size_t n = bytes.ByteLength() / 32;
-  std::vector<uint32_t> table(gpu::table_size(c));
-  gpu::build_recode_table(c, table.data());
-  std::vector<uint32_t> out(n * windows);
-  for (size_t i = 0; i < n; ++i) {
+  return RecodeArgs{c, windows, bytes.ByteLength() / 32, bytes.Data()};
+}
+
+// recodeScalars(c, windows, scalars: Uint8Array(32·n)) → Uint32Array(n·windows), scalar-major k̂.
+Napi::Value recode_scalars(const Napi::CallbackInfo& cb) {
+  const RecodeArgs a = recode_args(cb);
+  std::vector<uint32_t> table(gpu::table_size(a.c));
+  gpu::build_recode_table(a.c, table.data());
+  std::vector<uint32_t> out(a.n * a.windows);
+  for (size_t i = 0; i < a.n; ++i) {
     uint32_t k[gpu::kScalarWords];
-    for (int w = 0; w < gpu::kScalarWords; ++w) {
-      const uint8_t* b = bytes.Data() + 32 * i + 4 * w;
-      k[w] = uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24;
-    }
-    gpu::recode_scalar(k, c, int(windows), table.data(), &out[i * windows]);
+    a.scalar(i, k);
+    gpu::recode_scalar(k, a.c, int(a.windows), table.data(), &out[i * a.windows]);
   }
   return u32_array(cb.Env(), out);
 }
 
-// numWindows(curve, c) and chooseWindow(curve, n, resident?): the dispatch layer's decisions.
+// recodeShared(c, windows, scalars: Uint8Array(32·n)) → { keys, values }: Uint32Array(n·windows) each,
+// scalar-major, the (bucket, value) entries recode_kernel writes where the windows share one bucket
+// set (recode.cuh shared_bucket, shared_value), through the same carry chain.
+Napi::Value recode_shared(const Napi::CallbackInfo& cb) {
+  const RecodeArgs a = recode_args(cb);
+  const uint32_t W = a.windows;
+  std::vector<uint32_t> keys(a.n * W), values(a.n * W);
+  for (size_t i = 0; i < a.n; ++i) {
+    uint32_t k[gpu::kScalarWords];
+    a.scalar(i, k);
+    uint32_t carry = 0;
+    for (uint32_t j = 0; j < W; ++j) {
+      const uint32_t t = gpu::scalar_bits(k, gpu::kScalarWords, int(j) * a.c, a.c) + carry;
+      keys[i * W + j] = gpu::shared_bucket(t, a.c);
+      values[i * W + j] = gpu::shared_value(t, uint32_t(i), int(j), a.c);
+      carry = gpu::recode_carry(t, a.c);
+    }
+  }
+  Napi::Env env = cb.Env();
+  auto o = Napi::Object::New(env);
+  o.Set("keys", u32_array(env, keys));
+  o.Set("values", u32_array(env, values));
+  return o;
+}
+
+// numWindows(curve, c) and chooseWindow(curve, n, resident?, chunkThreads?, shared?): the dispatch
+// layer's decisions.
 Napi::Value num_windows(const Napi::CallbackInfo& cb) {
   if (cb.Length() < 1 || !cb[0].IsString()) fail(cb.Env(), "expected a curve");
   const int c = window_arg(cb, 1);
@@ -89,7 +129,8 @@ Napi::Value choose_window(const Napi::CallbackInfo& cb) {
   uint32_t rm1[gpu::kScalarWords];
   int bits = 0;
   scalar_field(cb.Env(), cb[0].As<Napi::String>(), rm1, bits);
-  return Napi::Number::New(cb.Env(), gpu::choose_window_bits(n, rm1, bits, resident, chunk));
+  const bool shared = cb.Length() > 4 && cb[4].ToBoolean();
+  return Napi::Number::New(cb.Env(), gpu::choose_window_bits(n, rm1, bits, resident, chunk, shared));
 }
 
 // Alg. 4 with integer "points": the run sums are sums of weights[value].
@@ -121,11 +162,12 @@ Napi::Value accumulate(const Napi::CallbackInfo& cb) {
     if (keys[i] > M || (i && keys[i] < keys[i - 1])) fail(cb.Env(), "keys must be sorted and ≤ 2^(c−2)");
   std::vector<uint32_t> values(n);
   for (uint32_t i = 0; i < n; ++i) values[i] = i;
-  const uint32_t slots = gpu::buffer_slots(T, c);
+  const int log_m = gpu::log2_buckets(c);
+  const uint32_t slots = gpu::buffer_slots(T, log_m);
   std::vector<uint32_t> offset(T, 0xffffffffu), used(T, 0xffffffffu), index(slots, 0xffffffffu);
   std::vector<uint64_t> buffer(slots, 0);
   std::vector<uint32_t> sort_keys(n);
-  for (uint32_t i = 0; i < n; ++i) sort_keys[i] = gpu::sort_key(keys[i], int(place), int(place) + 1, c);
+  for (uint32_t i = 0; i < n; ++i) sort_keys[i] = gpu::sort_key(keys[i], int(place), int(place) + 1, log_m);
   const auto run = [&](const auto& k) {
     const uint32_t first = gpu::first_nonzero(k, n);
     for (uint32_t tid = 0; tid < T; ++tid) {
@@ -135,7 +177,7 @@ Napi::Value accumulate(const Napi::CallbackInfo& cb) {
     }
     return first;
   };
-  const uint32_t first = grouped ? run(gpu::WindowKeys{sort_keys.data(), gpu::bucket_mask(c)}) : run(keys.Data());
+  const uint32_t first = grouped ? run(gpu::WindowKeys{sort_keys.data(), gpu::bucket_mask(log_m)}) : run(keys.Data());
   Napi::Env env = cb.Env();
   auto o = Napi::Object::New(env);
   o.Set("first", double(first));
@@ -159,7 +201,7 @@ Napi::Value aggregate(const Napi::CallbackInfo& cb) {
   const int c = window_arg(cb, 4);
   const uint32_t stride = u32_arg(cb, 5, "stride");
   const uint32_t T = uint32_t(offset.ElementLength()), M = 1u << (c - 2);
-  if (used.ElementLength() != T || index.ElementLength() != gpu::buffer_slots(T, c) ||
+  if (used.ElementLength() != T || index.ElementLength() != gpu::buffer_slots(T, gpu::log2_buckets(c)) ||
       buffer.ElementLength() != index.ElementLength() || stride == 0)
     fail(cb.Env(), "inconsistent buffer arrays");
   const gpu::BufferView v{offset.Data(), index.Data(), used.Data(), T};
@@ -226,10 +268,11 @@ struct IntPoint {
   IntPoint operator-() const { return {0 - v}; }
 };
 
-// reduceIntegers(c, buckets: BigUint64Array(2^(c−2)), reverse, l = 0, b = 0) → { suffix, bhat1, total,
-// q }: the reduction's sequence on integers mod 2^64, as reduce_kernel runs it: for l > 0 the chunk
-// level (chunk_sums per chunk of 2^l buckets), then on the 2^(c−2−l) chunk sums (or the buckets) the
-// layered rounds, B̂_1 saved, the tree (also over the D_k), and Q = window_sum. Rounds 1 … b of each
+// reduceIntegers(c, buckets: BigUint64Array(M), reverse, l = 0, b = 0, shared = false) → { suffix, bhat1,
+// total, q }: the reduction's sequence on integers mod 2^64, as reduce_kernel runs it, for M = 2^(c−2)
+// odd-digit buckets (Q = Σ (2p+1)·B_p) or, shared, M = 2^(c−1) plain ones (Q = Σ (p+1)·B_p): for
+// l > 0 the chunk level (chunk_sums per chunk of 2^l buckets), then on the M/2^l chunk sums (or the
+// buckets) the layered rounds, B̂_1 saved, the tree (also over the D_k), and Q = window_sum. Rounds 1 … b of each
 // phase run group by group (reduce.cuh local_rounds: all of a group's rounds before the next group's,
 // as one block runs them), the rest round by round; groups and tasks in order or in reverse (a
 // group must touch only its own positions, a round's tasks must be independent). suffix, bhat1 and
@@ -240,11 +283,12 @@ Napi::Value reduce_integers(const Napi::CallbackInfo& cb) {
   const bool reverse = cb.Length() > 2 && cb[2].ToBoolean();
   const int l = cb.Length() > 3 ? int(u32_arg(cb, 3, "l")) : 0;
   const int b = cb.Length() > 4 ? int(u32_arg(cb, 4, "b")) : 0;
-  const int log_m = gpu::log2_buckets(c);
-  if (l > log_m) fail(cb.Env(), "l must be at most c − 2");
-  if (b > log_m - l) fail(cb.Env(), "b must be at most c − 2 − l");
+  const bool shared = cb.Length() > 5 && cb[5].ToBoolean();
+  const int log_m = gpu::log2_buckets(c, shared);
+  if (l > log_m) fail(cb.Env(), "l must be at most log2 M");
+  if (b > log_m - l) fail(cb.Env(), "b must be at most log2 M − l");
   const uint32_t M = 1u << log_m;
-  if (in.ElementLength() != M) fail(cb.Env(), "expected 2^(c−2) buckets");
+  if (in.ElementLength() != M) fail(cb.Env(), "expected 2^(c−2) buckets (2^(c−1) shared)");
   std::vector<IntPoint> B(M), D;
   for (uint32_t p = 0; p < M; ++p) B[p].v = in.Data()[p];
   const int log_k = log_m - l;
@@ -252,7 +296,7 @@ Napi::Value reduce_integers(const Napi::CallbackInfo& cb) {
   if (l > 0) {
     std::vector<IntPoint> R(K);
     D.resize(K);
-    for (uint32_t k = 0; k < K; ++k) gpu::chunk_sums(B.data() + (size_t(k) << l), l, &R[k], &D[k]);
+    for (uint32_t k = 0; k < K; ++k) gpu::chunk_sums(B.data() + (size_t(k) << l), l, !shared, &R[k], &D[k]);
     B = R;
   }
   auto order = [&](uint32_t count, uint32_t i) { return reverse ? count - 1 - i : i; };
@@ -295,7 +339,7 @@ Napi::Value reduce_integers(const Napi::CallbackInfo& cb) {
   o.Set("suffix", u64_array(env, suffix));
   o.Set("bhat1", Napi::BigInt::New(env, bhat1.v));
   o.Set("total", Napi::BigInt::New(env, B[0].v));
-  o.Set("q", Napi::BigInt::New(env, gpu::window_sum(B[0], bhat1, l, l > 0 ? &D[0] : nullptr).v));
+  o.Set("q", Napi::BigInt::New(env, gpu::window_sum(B[0], bhat1, l, !shared, l > 0 ? &D[0] : nullptr).v));
   return o;
 }
 
@@ -305,6 +349,7 @@ void register_stages(Napi::Object t) {
   Napi::Env env = t.Env();
   t.Set("recodeTable", Napi::Function::New(env, recode_table, "recodeTable"));
   t.Set("recodeScalars", Napi::Function::New(env, recode_scalars, "recodeScalars"));
+  t.Set("recodeShared", Napi::Function::New(env, recode_shared, "recodeShared"));
   t.Set("numWindows", Napi::Function::New(env, num_windows, "numWindows"));
   t.Set("chooseWindow", Napi::Function::New(env, choose_window, "chooseWindow"));
   t.Set("accumulate", Napi::Function::New(env, accumulate, "accumulate"));

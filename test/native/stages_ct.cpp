@@ -19,6 +19,7 @@
 #include "ec/xyzz.hpp"
 #include "hooks.hpp"
 #include "msm/accumulate.cuh"
+#include "msm/recode.cuh"
 #include "msm/ct_aggregate.cuh"
 
 namespace msm::testing {
@@ -53,7 +54,7 @@ Napi::Value accumulate_ct(const Napi::CallbackInfo& cb) {
     if (keys[i] > M || (i && keys[i] < keys[i - 1])) fail(cb.Env(), "keys must be sorted and ≤ 2^(c−2)");
   std::vector<uint32_t> values(n);
   for (uint32_t i = 0; i < n; ++i) values[i] = i;
-  const uint32_t P = gpu::ct_padded(gpu::buffer_slots(T, int(c)));
+  const uint32_t P = gpu::ct_padded(gpu::buffer_slots(T, gpu::log2_buckets(int(c))));
   std::vector<uint32_t> index(P, 0);
   std::vector<IntPoint> buffer(P, IntPoint{0});
   for (uint32_t tid = 0; tid < T; ++tid) {

@@ -37,7 +37,9 @@ export interface PlanRegions {
 
 export interface ContextPlan {
   c: number;
-  W: number;
+  W: number; // windows the pipeline runs: D, or 1 with shared buckets
+  D: number; // digits per scalar
+  sharedBuckets: boolean; // one bucket set for all windows (cuda/msm/plan.hpp Plan::shared_buckets)
   tau: number;
   T: number;
   M: number;
@@ -58,8 +60,10 @@ export interface TestingAddon {
   // stages.cpp: the GPU stages' index logic on integers (cuda/msm/*.cuh)
   recodeTable(c: number): Uint32Array;
   recodeScalars(c: number, windows: number, scalars: Uint8Array): Uint32Array;
+  // shared buckets (recode.cuh shared_bucket / shared_value): scalar-major keys and sort values
+  recodeShared(c: number, windows: number, scalars: Uint8Array): { keys: Uint32Array; values: Uint32Array };
   numWindows(curve: string, c: number): number;
-  chooseWindow(curve: string, n: number, resident?: number, chunkThreads?: number): number; // resident: Alg. 4 threads (default an H100); chunkThreads: the chunk level's count (default resident)
+  chooseWindow(curve: string, n: number, resident?: number, chunkThreads?: number, shared?: boolean): number; // resident: Alg. 4 threads (default an H100); chunkThreads: the chunk level's count (default resident); shared: for one bucket set
   accumulate(
     keys: Uint32Array,
     weights: BigUint64Array,
@@ -76,7 +80,8 @@ export interface TestingAddon {
     stride: number,
   ): { buckets: BigUint64Array; heavy: BigUint64Array; pieces: Uint32Array; classified: Uint32Array; heavyPieces: number };
   reduceSchedule(c: number): { layered: Uint32Array; tree: Uint32Array };
-  reduceIntegers(c: number, buckets: BigUint64Array, reverse: boolean, chunkLog?: number, localRounds?: number): { suffix: BigUint64Array; bhat1: bigint; total: bigint; q: bigint };
+  // shared: 2^(c−1) plain buckets, Q = Σ (p+1)·B_p (else 2^(c−2) odd ones, Q = Σ (2p+1)·B_p)
+  reduceIntegers(c: number, buckets: BigUint64Array, reverse: boolean, chunkLog?: number, localRounds?: number, shared?: boolean): { suffix: BigUint64Array; bhat1: bigint; total: bigint; q: bigint };
   // stages_ct.cpp: §5 and the complete formulas
   accumulateCt(keys: Uint32Array, weights: BigUint64Array, T: number, c: number): { index: Uint32Array; buffer: BigUint64Array };
   ctAggregate(index: Uint32Array, buffer: BigUint64Array, c: number): BigUint64Array;
@@ -111,7 +116,7 @@ export interface TestingAddon {
   planContext(
     curve: string,
     n: number,
-    options: { windowBits?: number; tau?: number; accumulation?: 'xyzz' | 'homogeneous' | 'constant-time'; group?: 'g1' | 'g2' },
+    options: { windowBits?: number; tau?: number; accumulation?: 'xyzz' | 'homogeneous' | 'constant-time'; group?: 'g1' | 'g2'; buckets?: 'windows' | 'shared' },
     freeBytes: number,
     residentThreads: number,
     chunkThreads?: number, // the threads the chunk level counts (PlanInput::chunk_threads; default residentThreads)
