@@ -173,7 +173,7 @@ describe.each(CURVE_NAMES)('%s', (curve: CurveName) => {
       groups.push(g);
     }
     // 2^16 and below: one sort for all windows; 2^24 and above: one per window.
-    expect(groups.slice(0, 3)).toEqual(groups.slice(0, 3).map((_, i) => T().planContext(curve, 2 ** [10, 12, 16][i], {}, 160 * GB, RESIDENT).W));
+    expect(groups.slice(0, 3)).toEqual(groups.slice(0, 3).map((_, i) => T().planContext(curve, 2 ** [10, 12, 16][i], { buckets: 'windows' }, 160 * GB, RESIDENT).W));
     // shared buckets: one sort of all D·n entries
     expect(T().planContext(curve, 2 ** 22, { buckets: 'shared' }, 160 * GB, RESIDENT).sortGroup).toBe(1);
     expect(groups.slice(-2)).toEqual([1, 1]);
@@ -230,7 +230,7 @@ describe.each(CURVE_NAMES)('%s', (curve: CurveName) => {
 
 // One bucket set for all windows (Plan::shared_buckets; issue 12, lever 1): the table holds
 // 2^(jc)·P_i for the D windows, the pipeline runs one window of D·n entries into 2^(c−1) buckets.
-// The cost model takes it from 2^20 points where it is cheaper and its table fits; an explicit τ or
+// The cost model takes it from 2^16 points where it is cheaper and its table fits; an explicit τ or
 // windowBits keeps a bucket set per window.
 describe.each(CURVE_NAMES)('%s: shared buckets', (curve: CurveName) => {
   const sharedRules = (p: ContextPlan, n: number) => {
@@ -242,18 +242,17 @@ describe.each(CURVE_NAMES)('%s: shared buckets', (curve: CurveName) => {
     expect(p.D).toBeLessThanOrEqual(2 ** Math.ceil(Math.log2(p.c)));
     checkLayout(p, n);
   };
-  test('on an 80 GB device from 2^20 points, with the cost model\'s shared c; never below 2^20', () => {
-    for (const log of [20, 22, 24]) {
+  test('on an 80 GB device from 2^16 points, with the cost model\'s shared c; never below 2^16', () => {
+    for (const log of [16, 18, 20, 22, 24]) {
       const n = 2 ** log;
       for (const accumulation of ['xyzz', 'homogeneous', 'constant-time'] as const) {
         const p = T().planContext(curve, n, { accumulation }, 80 * GB, RESIDENT);
-        if (log >= 22) expect({ log, accumulation, shared: p.sharedBuckets }).toEqual({ log, accumulation, shared: true });
-        if (!p.sharedBuckets) continue;
+        expect({ log, accumulation, shared: p.sharedBuckets }).toEqual({ log, accumulation, shared: true });
         expect(p.c).toBe(T().chooseWindow(curve, n, RESIDENT, RESIDENT, true));
         sharedRules(p, n);
       }
     }
-    for (const n of [1000, 2 ** 16, 2 ** 20 - 1]) expect(T().planContext(curve, n, {}, 80 * GB, RESIDENT).sharedBuckets).toBe(false);
+    for (const n of [1000, 2 ** 12, 2 ** 16 - 1]) expect(T().planContext(curve, n, {}, 80 * GB, RESIDENT).sharedBuckets).toBe(false);
   });
   test('its D levels must fit the table share: a 16 GB device at 2^24 keeps a bucket set per window', () => {
     const n = 2 ** 24;

@@ -93,7 +93,8 @@ uint32_t choose_first_piece(uint64_t n, int W, size_t coordinate_bytes) {
 // W = D windows of M = 2^(c−2) buckets each, or with `shared` one set of M = 2^(c−1) buckets for all
 // D·n entries) on a device running `resident` Alg. 4 threads at once, the chunk level l counting
 // `chunk_threads`:
-//   D·n                     Alg. 4: one mixed addition per non-zero digit (≈ all of them)
+//   D'·n                    Alg. 4: one mixed addition per non-zero digit, D' = D less the share of
+//                           scalars whose carry-only top window is zero (active_windows)
 //   D·n·s·⌈(log2 M + 1)/8⌉  the radix sort, ≈ s of an addition per entry and 8-bit pass
 //   max(W·M·a, C·min(h, H)) Alg. 5, ≈ a per bucket, or its longest chain where that takes longer:
 //                           with odd digits bucket 1 holds the digits ±2^e (e < c − 1), (c − 1)/2^(c−1)
@@ -112,7 +113,8 @@ uint32_t choose_first_piece(uint64_t n, int W, size_t coordinate_bytes) {
 // 107 ms for 13·2^24 entries, Alg. 5 2.0 ms for 13·2^18 buckets, the reduction 5.7 ms); C to the
 // API times of c = 10 … 17 at 2^16 … 2^20 (bench/gpu-notes.md), where c = 13 beat the c = 10 and 12
 // that the model without the chain took at 2^16 and 2^17.
-double window_cost(double n, int c, int D, uint32_t resident, uint32_t chunk_threads, bool shared) {
+double window_cost(double n, int c, int D, uint32_t resident, uint32_t chunk_threads, bool shared, double digits) {
+  if (digits <= 0) digits = D;
   const int log_m = log2_buckets(c, shared), W = shared ? 1 : D;
   const uint32_t M = 1u << log_m;
   const int l = chunk_log_for(M, W, chunk_threads);
@@ -123,7 +125,19 @@ double window_cost(double n, int c, int D, uint32_t resident, uint32_t chunk_thr
   const double longest = shared ? double(resident) / double(M)
                                 : double(c - 1) * double(resident) / (double(1u << (c - 1)) * W);
   const double alg5 = std::max(W * M * aggregate, chain * std::min(longest, double(kHeavyPieces)));
-  return D * n * (1.0 + sort_pass * passes) + alg5 + W * reduce * k_full + 2 * log_k * latency;
+  return digits * n * (1.0 + sort_pass * passes) + alg5 + W * reduce * k_full + 2 * log_k * latency;
+}
+
+// Windows whose digit is not almost always zero: D, less the share of scalars whose extra top
+// window (num_windows adds one where the top digit can carry out) gets no carry. That window holds
+// only the carry out of the window below, set where its t = raw digit + carry reaches 2^(c−1): for
+// uniform scalars about (top + 2 − 2^(c−1)) / (top + 1) of them, top the largest raw digit there
+// (BLS12-381 at c = 17: 0.45, so c = 17 costs 15.45 windows of additions, not 16).
+double active_windows(const uint32_t* rm1, int bits, int c) {
+  const int D = num_windows(rm1, kScalarWords, bits, c), w0 = (bits + c - 1) / c;
+  if (D == w0) return D;
+  const double top = scalar_bits(rm1, kScalarWords, (w0 - 1) * c, c), half = double(1u << (c - 1));
+  return w0 + std::max(0.0, std::min(1.0, (top + 2 - half) / (top + 1)));
 }
 
 // The largest c the sort values allow for n points (recode.cuh: 26 bits of point index above c = 16).
@@ -140,7 +154,7 @@ int choose_window_bits(uint64_t n, const uint32_t* rm1, int bits, uint32_t resid
   for (int c = 4; c <= max_window_bits(n); ++c) {
     const int D = num_windows(rm1, kScalarWords, bits, c);
     if (shared && !shared_fits(c, D)) continue;
-    const double x = window_cost(double(n), c, D, resident, chunk_threads, shared);
+    const double x = window_cost(double(n), c, D, resident, chunk_threads, shared, active_windows(rm1, bits, c));
     if (x < best_cost) best_cost = x, best = c;
   }
   if (cost) *cost = best_cost;

@@ -97,11 +97,15 @@ Plan make_plan(const PlanInput& in);
 // `shared`: for one bucket set (Plan::shared_buckets). *cost (if given): the model's cost at that c.
 int choose_window_bits(uint64_t n, const uint32_t* rm1, int bits, uint32_t resident, uint32_t chunk_threads,
                        bool shared = false, double* cost = nullptr);
-// D digits per scalar (W windows of their own, or one shared bucket set).
-double window_cost(double n, int c, int D, uint32_t resident, uint32_t chunk_threads, bool shared = false);
-// Shared buckets are considered from this many points (below, the per-window layout's costs were
-// fitted and measured; bench/gpu-notes.md); PlanInput::buckets forces either.
-constexpr uint64_t kSharedBucketsFrom = uint64_t(1) << 20;
+// D digits per scalar (W windows of their own, or one shared bucket set), `digits` of them not
+// almost always zero (0: D; choose_window_bits passes active_windows).
+double window_cost(double n, int c, int D, uint32_t resident, uint32_t chunk_threads, bool shared = false,
+                   double digits = 0);
+double active_windows(const uint32_t* rm1, int bits, int c);
+// Shared buckets are considered from this many points: they need c ≥ 16 (recode.cuh shared_fits),
+// 2^15 buckets, too many below (measured faster from 2^16 on the H100, bench/gpu-notes.md);
+// PlanInput::buckets forces either.
+constexpr uint64_t kSharedBucketsFrom = uint64_t(1) << 16;
 // The chunk level l for W windows of M buckets, counting `threads` (PlanInput::chunk_threads)
 // (MSM_CUDA_CHUNK_LOG, else chunk_log_for).
 int chunk_log_for(uint32_t M, int W, uint32_t threads);
