@@ -131,7 +131,11 @@ export class MsmContext<G extends Group = 'g1'> {
     return MsmContext.#own(this).#native?.windowBits ?? 0;
   }
 
-  /** Precompute depth τ in use (cuda), 0 on cpu. */
+  /**
+   * Precompute depth τ in use (cuda): the table holds τ + 1 levels of the bases, 2^h·P for h ≤ τ, or,
+   * where the windows share one bucket set (the plan's choice from 2^16 points), 2^(jc)·P for each
+   * of the τ + 1 windows j; 0 on cpu.
+   */
   get tau(): number {
     return MsmContext.#own(this).#native?.tau ?? 0;
   }
