@@ -272,7 +272,7 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B)) acc
   if (tid >= w.T) return;
   const uint32_t count = w.entries();
   const size_t base = size_t(j) * count;
-  const WindowKeys keys{w.keys + base, bucket_mask(w.log_m)};
+  const WindowKeys keys{w.keys + base, bucket_mask(w.log_m())};
   extern __shared__ uint64_t acc_shared[];  // Budget::shared: kAccBlock sums (accumulate_smem)
   if constexpr (Mode == Accumulation::constant_time) {
     const Span sp = thread_span(0, count, w.T, tid);

@@ -196,8 +196,11 @@ Plan make_plan(const PlanInput& in) {
   p.shared_sum = in.shared_sum;
   const uint32_t chunk_threads = in.chunk_threads ? in.chunk_threads : in.resident_threads;
   const uint64_t n1 = std::max<uint64_t>(in.n, 1);
+  const auto windows_of = [&](int bits) { return num_windows(cv.rm1, kScalarWords, cv.scalar_bits, bits); };
+  double windows_cost = 0;  // the model's cost at its per-window c
   int c = opt.window_bits > 0 ? opt.window_bits
-                              : choose_window_bits(n1, cv.rm1, cv.scalar_bits, in.resident_threads, chunk_threads);
+                              : choose_window_bits(n1, cv.rm1, cv.scalar_bits, in.resident_threads, chunk_threads,
+                                                   false, &windows_cost);
   if (c > max_window_bits(in.n))
     throw EngineError("ERR_INVALID_OPTION", "option 'windowBits' above " + std::to_string(max_window_bits(in.n)) +
                                                 " leaves the point index 26 bits: at most " +
@@ -222,13 +225,11 @@ Plan make_plan(const PlanInput& in) {
   // forces the choice, for measuring; `shared` then takes an explicit windowBits as its c).
   const int forced = in.buckets;
   if (opt.tau < 0 && forced != 1 && (forced == 2 || (opt.window_bits <= 0 && in.n >= kSharedBucketsFrom))) {
-    double shared_cost = 0, windows_cost = 0;
+    double shared_cost = 0;
     const int cs = opt.window_bits > 0 ? opt.window_bits
                                        : choose_window_bits(n1, cv.rm1, cv.scalar_bits, in.resident_threads,
                                                             chunk_threads, true, &shared_cost);
-    if (forced != 2)
-      choose_window_bits(n1, cv.rm1, cv.scalar_bits, in.resident_threads, chunk_threads, false, &windows_cost);
-    const int D = num_windows(cv.rm1, kScalarWords, cv.scalar_bits, cs);
+    const int D = windows_of(cs);
     if ((forced == 2 || shared_cost < windows_cost) && shared_fits(cs, D) && fits(D - 1) &&
         uint64_t(D) * n1 < (uint64_t(1) << 32)) {
       p.shared_buckets = true;
@@ -237,9 +238,10 @@ Plan make_plan(const PlanInput& in) {
   }
   if (ct && opt.window_bits <= 0 && !p.shared_buckets)
     while (c > kMinWindowBits + 2 && !fits(c - 1)) --c, p.table_lowered = true;
+  p.D = windows_of(c);
   int tau = opt.tau;
   if (p.shared_buckets) {
-    tau = num_windows(cv.rm1, kScalarWords, cv.scalar_bits, c) - 1;
+    tau = p.D - 1;
   } else if (tau < 0) {
     tau = c - 1;
     if (!ct)
@@ -247,7 +249,6 @@ Plan make_plan(const PlanInput& in) {
   }
   p.c = c;
   p.tau = tau;
-  p.D = num_windows(cv.rm1, kScalarWords, cv.scalar_bits, c);
   p.W = p.shared_buckets ? 1 : p.D;
   const int log_m = log2_buckets(c, p.shared_buckets);
   p.M = 1u << log_m;

@@ -20,26 +20,23 @@ __global__ void recode_kernel(const uint4* __restrict__ scalars, uint32_t first,
   const size_t at = 2 * (size_t(first) + i);
   const uint4 lo = scalars[at], hi = scalars[at + 1];
   k[0] = lo.x, k[1] = lo.y, k[2] = lo.z, k[3] = lo.w, k[4] = hi.x, k[5] = hi.y, k[6] = hi.z, k[7] = hi.w;
-  uint32_t carry = 0;
-  for (int j = 0; j < W; ++j) {
-    const uint32_t t = scalar_bits(k, kScalarWords, j * c, c) + carry;  // Alg. 3 lines 3–4
+  for_each_digit(k, c, W, [&](int j, uint32_t t) {
     if constexpr (Shared) {
       keys[size_t(j) * n + i] = shared_bucket(t, c);
       vals[size_t(j) * n + i] = shared_value(t, first + i, j, c);
     } else {
-      const uint32_t khat = __ldg(&table[t]);  // lines 5–7 by table
+      const uint32_t khat = __ldg(&table[t]);  // Alg. 3 lines 5–7 by table
       keys[size_t(j) * n + i] = sort_key(khat_bucket(khat, c), j, g, log_m);
       vals[size_t(j) * n + i] = sort_value(khat, first + i, c);
     }
-    carry = recode_carry(t, c);
-  }
+  });
 }
 
 template <class G>
 void launch_recode(const Workspace<G>& w, const uint32_t* scalars, cudaStream_t s) {
   const auto kernel = w.shared_buckets ? recode_kernel<true> : recode_kernel<false>;
   kernel<<<blocks_for(w.count, kRecodeBlock), kRecodeBlock, 0, s>>>(reinterpret_cast<const uint4*>(scalars), w.first,
-                                                                     w.count, w.c, w.D, w.sort_group, w.log_m,
+                                                                     w.count, w.c, w.D, w.sort_group, w.log_m(),
                                                                      w.recode_table, w.keys_in, w.vals_in);
   MSM_LAUNCH_CHECK("recode_kernel");
 }

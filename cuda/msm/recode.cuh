@@ -137,15 +137,22 @@ MSM_HD MSM_INLINE uint32_t shared_value(uint32_t t, uint32_t i, int j, int c) {
 // The levels a shared table needs (W) must fit the EXP field.
 MSM_HD MSM_INLINE bool shared_fits(int c, int W) { return W <= (1 << exp_bits(c)); }
 
-// Recodes one scalar into `windows` k̂ digits through the table (Alg. 3 loop, lines 2–8).
-// `table` may be null (then recode_digit computes the digit directly).
-MSM_HD MSM_INLINE void recode_scalar(const uint32_t* k, int c, int windows, const uint32_t* table, uint32_t* khat_out) {
+// Alg. 3's loop (lines 2–8) over one scalar's `windows` digits: f(j, t) with t = k_j + s_{j−1}
+// ∈ [0, 2^c], the carry taken from t. The kernel (recode.cu) and the host hooks run this same loop.
+template <class Fn>
+MSM_HD MSM_INLINE void for_each_digit(const uint32_t* k, int c, int windows, Fn&& f) {
   uint32_t carry = 0;
   for (int j = 0; j < windows; ++j) {
-    const uint32_t t = scalar_bits(k, kScalarWords, j * c, c) + carry;
-    khat_out[j] = table ? table[t] : recode_digit(t, c);
+    const uint32_t t = scalar_bits(k, kScalarWords, j * c, c) + carry;  // lines 3–4
+    f(j, t);
     carry = recode_carry(t, c);
   }
+}
+
+// Recodes one scalar into `windows` k̂ digits through the table (lines 5–7 by table).
+// `table` may be null (then recode_digit computes the digit directly).
+MSM_HD MSM_INLINE void recode_scalar(const uint32_t* k, int c, int windows, const uint32_t* table, uint32_t* khat_out) {
+  for_each_digit(k, c, windows, [&](int j, uint32_t t) { khat_out[j] = table ? table[t] : recode_digit(t, c); });
 }
 
 }  // namespace msm::gpu

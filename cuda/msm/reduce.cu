@@ -49,7 +49,7 @@ template <class X, class G>
 MSM_HD MSM_INLINE Rounds<X> rounds_of(const Workspace<G>& w) {
   const int l = w.chunk_log;
   return Rounds<X>{reinterpret_cast<X*>(l > 0 ? w.chunk_sums : w.buckets),
-                   l > 0 ? reinterpret_cast<X*>(w.chunk_rest) : nullptr, w.log_m - l, l};
+                   l > 0 ? reinterpret_cast<X*>(w.chunk_rest) : nullptr, w.log_m() - l, l};
 }
 
 // The layered rounds and the summation tree over rounds_of(w), the tree also summing the D_k when

@@ -47,8 +47,8 @@ template <class G>
 struct Workspace {
   using A = AffineOf<G>;
   using X = XyzzOf<G>;
-  // n, c, W (bucket sets), D (digits per scalar), τ, T (Alg. 4 threads per window), log2 M: as in
-  // Plan (plan.hpp), which defines them.
+  // n, c, W (bucket sets), D (digits per scalar), τ, T (Alg. 4 threads per window): as in Plan
+  // (plan.hpp), which defines them.
   uint32_t n = 0;
   // The piece of the MSM that recode, sort, Alg. 4 and Alg. 5 run on: points [first, first + count)
   // (all n unless engine.cu splits the call, Plan::first_piece). Each window has `count` entries;
@@ -58,7 +58,6 @@ struct Workspace {
   int W = 0;
   int D = 0;
   bool shared_buckets = false;  // every digit in one bucket set (Plan::shared_buckets): W = 1
-  int log_m = 0;
   int tau = 0;
   Accumulation mode = Accumulation::xyzz;
   bool shared_sum = false;  // Alg. 4 keeps its running sums in shared memory (Plan::shared_sum)
@@ -69,7 +68,7 @@ struct Workspace {
   const uint32_t* recode_table = nullptr;  // [2^c + 1]: k̂ (the packed ODD|EXP|SIGN digit of Fig. 3) per t
   uint32_t* keys_in = nullptr;   // [D·count] sort_key: bucket of each digit (0 = zero digit), window's place in its group
   uint32_t* vals_in = nullptr;   // [D·count] sort_value: i | EXP | SIGN (recode.cuh; shared buckets: i | j | SIGN)
-  uint32_t* keys = nullptr;      // [W·entries()] sorted per window (the bucket: key & bucket_mask(log_m))
+  uint32_t* keys = nullptr;      // [W·entries()] sorted per window (the bucket: key & bucket_mask(log_m()))
   uint32_t* vals = nullptr;      // [W·entries()]
   void* sort_temp = nullptr;
   size_t sort_temp_bytes = 0;
@@ -84,7 +83,8 @@ struct Workspace {
   X* chunk_rest = nullptr;         // [W·M/2^l] D_k
   X* bhat1 = nullptr;              // [W] B̂_1 of each window: the suffix sum of all its buckets (§3.4)
   X* window_sums = nullptr;        // [W] Q_j
-  MSM_HD uint32_t M() const { return 1u << log_m; }
+  MSM_HD int log_m() const { return log2_buckets(c, shared_buckets); }
+  MSM_HD uint32_t M() const { return 1u << log_m(); }
   // Entries per window: each window's digits, or all D·count where the windows share the buckets.
   MSM_HD uint32_t entries() const { return shared_buckets ? uint32_t(D) * count : count; }
   MSM_HD uint32_t slots() const { return T + M(); }
@@ -100,7 +100,7 @@ struct Workspace {
     Workspace w;
     w.n = p.n, w.first = 0, w.count = p.n, w.c = p.c, w.W = p.W, w.D = p.D, w.tau = p.tau, w.mode = p.mode, w.shared_sum = p.shared_sum, w.T = p.T, w.chunk_log = p.chunk_log;
     w.sort_group = p.sort_group;
-    w.shared_buckets = p.shared_buckets, w.log_m = int(__builtin_ctz(p.M));
+    w.shared_buckets = p.shared_buckets;
     w.table = static_cast<const A*>(at(p.table));
     w.recode_table = static_cast<const uint32_t*>(at(p.recode_table));
     w.keys_in = static_cast<uint32_t*>(at(p.keys_in)), w.vals_in = static_cast<uint32_t*>(at(p.vals_in));

@@ -86,7 +86,7 @@ Napi::Value recode_scalars(const Napi::CallbackInfo& cb) {
 
 // recodeShared(c, windows, scalars: Uint8Array(32·n)) → { keys, values }: Uint32Array(n·windows) each,
 // scalar-major, the (bucket, value) entries recode_kernel writes where the windows share one bucket
-// set (recode.cuh shared_bucket, shared_value), through the same carry chain.
+// set (recode.cuh shared_bucket, shared_value), through the kernel's loop (for_each_digit).
 Napi::Value recode_shared(const Napi::CallbackInfo& cb) {
   const RecodeArgs a = recode_args(cb);
   const uint32_t W = a.windows;
@@ -94,13 +94,10 @@ Napi::Value recode_shared(const Napi::CallbackInfo& cb) {
   for (size_t i = 0; i < a.n; ++i) {
     uint32_t k[gpu::kScalarWords];
     a.scalar(i, k);
-    uint32_t carry = 0;
-    for (uint32_t j = 0; j < W; ++j) {
-      const uint32_t t = gpu::scalar_bits(k, gpu::kScalarWords, int(j) * a.c, a.c) + carry;
+    gpu::for_each_digit(k, a.c, int(W), [&](int j, uint32_t t) {
       keys[i * W + j] = gpu::shared_bucket(t, a.c);
-      values[i * W + j] = gpu::shared_value(t, uint32_t(i), int(j), a.c);
-      carry = gpu::recode_carry(t, a.c);
-    }
+      values[i * W + j] = gpu::shared_value(t, uint32_t(i), j, a.c);
+    });
   }
   Napi::Env env = cb.Env();
   auto o = Napi::Object::New(env);
