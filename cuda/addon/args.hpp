@@ -90,7 +90,7 @@ class InputBytes {
     auto a = v.As<Napi::Uint8Array>();
     size_ = a.ByteLength();
     UnreducedScan scan(engine.curve());
-    copy_ = engine.take_scalars(a.Data(), size_, upload_now, ticket_, std::ref(scan));
+    copy_ = engine.take_scalars(a.Data(), size_, upload_now, ticket_, HostBytes::Inspect(std::ref(scan), scan.top()));
     data_ = copy_.data();
     scanned_ = true;
     first_unreduced_ = scan.first();

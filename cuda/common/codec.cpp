@@ -165,6 +165,13 @@ void UnreducedScan::operator()(const uint8_t* piece, size_t offset, size_t len) 
   }
 }
 
+uint64_t UnreducedScan::top() const {
+  return visit_curve(curve_, [](auto g) {
+    using Fr = typename decltype(g)::scalar;
+    return Fr::modulus().limb[Fr::N - 1];
+  });
+}
+
 int64_t UnreducedScan::first() const {
   const int64_t i = first_.load();
   return i == INT64_MAX ? -1 : i;

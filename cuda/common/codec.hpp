@@ -39,6 +39,8 @@ class UnreducedScan {
   void operator()(const uint8_t* piece, size_t offset, size_t len);
   // The lowest index of a value ≥ r seen, or -1.
   int64_t first() const;
+  // r's top 64-bit limb: a scalar whose top limb is below it is < r (HostBytes::Inspect::top).
+  uint64_t top() const;
 
  private:
   CurveId curve_;

@@ -285,7 +285,7 @@ class CudaEngine final : public Engine {
     if (idle) finish_first_piece();
     laps.lap("lock");
     if (!upload_now || !idle || bytes != plan_.n * 32 || environment().cuda_upload_pageable) {
-      HostBytes::copy(dst, src, bytes, inspect);
+      HostBytes::stream(dst, src, bytes, inspect);
       return false;
     }
     const int b = eager_slot_;
@@ -306,7 +306,7 @@ class CudaEngine final : public Engine {
     laps.lap("rest copy");
     if (e != cudaSuccess) {  // the copy must still be whole; msm_batch meets the error again and reports it
       if (split) first_ticket_ = 0;
-      HostBytes::copy(dst, src, bytes, inspect);
+      HostBytes::stream(dst, src, bytes, inspect);
       return false;
     }
     slot_ticket_[b] = ticket;
@@ -444,17 +444,19 @@ class CudaEngine final : public Engine {
   }
 
   // Bytes [from, to) of src → pinned stage → device dst (all three at the same offsets) on
-  // copy_stream_: host threads copy a range each into stage chunk by chunk (each piece shown to
-  // inspect) and queue that chunk's DMA at once, so the copies run in parallel and overlap the
-  // transfers. Up to kOneDma bytes the threads only copy and the caller queues one DMA: the
-  // threads' DMAs of ≥ 256 KiB each (16 at 4 MiB) kept the calling thread, the JS thread at call time,
+  // copy_stream_: host threads copy a range each into stage chunk by chunk with non-temporal stores
+  // (HostBytes::stream_range, which shows inspect the pieces its filter flags) and queue that
+  // chunk's DMA at once, so the copies run in parallel and overlap the transfers; kChunk = 2 MiB,
+  // as the first DMA waits for the threads' first chunks (4 MiB: 3–13 % longer to copy 32–512 MiB
+  // beside the DMA). Up to kOneDma bytes the threads only copy and the caller queues one DMA: the
+  // threads' DMAs of ≥ 256 KiB each kept the calling thread, the JS thread at call time,
   // 0.3–0.8 ms at 2^16–2^18 scalars against 0.19–0.35 ms so, for the same time to the result
   // (bench/gpu-notes.md). Stops at the first CUDA error, which it returns.
   cudaError_t stage_and_copy(uint8_t* dst, uint8_t* stage, const uint8_t* src, size_t from, size_t to,
                              const HostBytes::Inspect& inspect) {
     if (to - from <= kOneDma) {
       HostBytes::split(to - from, [&](size_t lo, size_t hi) {
-        HostBytes::copy_range(stage, src, from + lo, from + hi, inspect);
+        HostBytes::stream_range(stage, src, from + lo, from + hi, inspect);
       });
       return queue_dma(dst + from, stage + from, to - from);
     }
@@ -464,7 +466,7 @@ class CudaEngine final : public Engine {
       cudaError_t e = cudaSetDevice(device_);
       for (size_t off = lo; off < hi && e == cudaSuccess; off += kChunk) {
         const size_t end = std::min(hi, off + kChunk);
-        HostBytes::copy_range(stage, src, off, end, inspect);
+        HostBytes::stream_range(stage, src, off, end, inspect);
         e = queue_dma(dst + off, stage + off, end - off);
       }
       if (e != cudaSuccess) failed = e;
@@ -524,7 +526,7 @@ class CudaEngine final : public Engine {
   DeviceBuffer<unsigned char> memory_;  // the plan's one allocation
   Workspace<G> w_;
   std::unique_ptr<Stream> stream_, copy_stream_;
-  static constexpr size_t kSlice = size_t(1) << 20, kChunk = size_t(4) << 20;
+  static constexpr size_t kSlice = size_t(1) << 20, kChunk = size_t(2) << 20;
   static constexpr size_t kOneDma = size_t(8) << 20;  // stage_and_copy
   PinnedBuffer<uint8_t> pinned_in_[2];  // staging for scalars not in a lent buffer
   PinnedBuffer<X> pinned_out_;
@@ -671,7 +673,9 @@ class SplitEngine final : public Engine {
       uint8_t* p = copy.data();
       const size_t off = 32 * offsets_[i];
       HostBytes::Inspect at_share;  // the share's pieces at their offsets in the whole copy
-      if (inspect) at_share = [&, off](const uint8_t* piece, size_t o, size_t len) { inspect(piece, off + o, len); };
+      if (inspect)
+        at_share = HostBytes::Inspect(
+            [&, off](const uint8_t* piece, size_t o, size_t len) { inspect(piece, off + o, len); }, inspect.top);
       if (shares_[i]->copy_uploading(p + off, src + off, 32 * sizes_[i], upload_now, t, at_share)) any = true;
     });
     if (any) ticket = t;

@@ -4,6 +4,7 @@
 #include <napi.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <string>
@@ -222,6 +223,42 @@ Napi::Value release_device_js(const Napi::CallbackInfo& cb) {
 
 // engineBench(curve, points: Uint8Array or Uint8Array[] (canonical x‖y, G2 x.c0‖x.c1‖y.c0‖y.c1;
 //             parts concatenated), scalars: Uint8Array, runs, windowBits, tau, group?)
+// streamScalars(curve, bytes, srcOffset, dstOffset, scan) → { copy: Uint8Array, first, looked }
+// The call-time copy into memory a DMA reads (HostBytes::stream: non-temporal stores on the copy
+// threads) of bytes[srcOffset …] to a buffer at dstOffset bytes past a 64-byte boundary, with the
+// scalars' range scan (first: UnreducedScan's lowest index of a value ≥ r, or -1) when scan, and the
+// number of pieces the copy showed it (looked).
+Napi::Value stream_scalars(const Napi::CallbackInfo& cb) {
+  Napi::Env env = cb.Env();
+  if (cb.Length() < 1 || !cb[0].IsString()) fail(env, "expected a curve");
+  const CurveId id = curve_arg(env, cb[0].As<Napi::String>());
+  auto in = typed_arg<Napi::Uint8Array>(cb, 1, "bytes");
+  const uint32_t src_off = u32_arg(cb, 2, "srcOffset"), dst_off = u32_arg(cb, 3, "dstOffset");
+  const bool scan = cb.Length() > 4 && cb[4].ToBoolean();
+  if (src_off > in.ByteLength() || dst_off >= 64) fail(env, "offsets out of range");
+  const size_t len = in.ByteLength() - src_off;
+  HostBytes buf = HostBytes::allocate(len + 128);
+  uint8_t* dst = buf.data() + (64 - reinterpret_cast<uintptr_t>(buf.data()) % 64) % 64 + dst_off;
+  UnreducedScan ranges(id);
+  std::atomic<uint32_t> looked{0};
+  HostBytes::Inspect inspect;
+  if (scan)
+    inspect = HostBytes::Inspect(
+        [&](const uint8_t* piece, size_t offset, size_t n) {
+          ++looked;
+          ranges(piece, offset, n);
+        },
+        ranges.top());
+  HostBytes::stream(dst, in.Data() + src_off, len, inspect);
+  auto o = Napi::Object::New(env);
+  auto copy = Napi::Uint8Array::New(env, len);
+  std::memcpy(copy.Data(), dst, len);
+  o.Set("copy", copy);
+  o.Set("first", double(ranges.first()));
+  o.Set("looked", looked.load());
+  return o;
+}
+
 //   → { setupMs, runsMs: number[], deviceMemory, windowBits, tau, result: Uint8Array }
 // The CUDA engine alone (no N-API argument copies): context creation (upload + table) timed
 // apart; each run uploads the scalars, computes and downloads the result. CUDA builds only.
@@ -295,6 +332,7 @@ void register_tools(Napi::Object t) {
   t.Set("generatePoints", Napi::Function::New(env, generate_points_js, "generatePoints"));
   t.Set("fixedBaseMul", Napi::Function::New(env, fixed_base_mul_js, "fixedBaseMul"));
   t.Set("engineBench", Napi::Function::New(env, engine_bench, "engineBench"));
+  t.Set("streamScalars", Napi::Function::New(env, stream_scalars, "streamScalars"));
   t.Set("gpuFieldSelftest", Napi::Function::New(env, gpu_field_selftest, "gpuFieldSelftest"));
   t.Set("gpuFp2Selftest", Napi::Function::New(env, gpu_fp2_selftest, "gpuFp2Selftest"));
   t.Set("occupyDevice", Napi::Function::New(env, occupy_device_js, "occupyDevice"));

@@ -94,6 +94,10 @@ export interface TestingAddon {
   generatePoints(curve: string, n: number, s: Uint8Array, t: Uint8Array, group: 'g1' | 'g2' | undefined, partPoints: number): Uint8Array[];
   // k_i·G of the group (default g1) for 32-byte LE scalars, affine x‖y, canonical or Montgomery
   fixedBaseMul(curve: string, scalars: Uint8Array, group?: 'g1' | 'g2', montgomery?: boolean): Uint8Array;
+  // The call-time copy into memory a DMA reads (HostBytes::stream) of bytes[srcOffset…] to dstOffset
+  // bytes past a 64-byte boundary, with the range scan when scan: the copy, the lowest index of a
+  // scalar ≥ r (or -1) and how many pieces the copy showed the scan.
+  streamScalars(curve: string, bytes: Uint8Array, srcOffset: number, dstOffset: number, scan: boolean): { copy: Uint8Array; first: number; looked: number };
   engineBench(
     curve: string,
     points: Uint8Array | readonly Uint8Array[], // parts concatenated
