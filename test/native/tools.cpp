@@ -221,8 +221,6 @@ Napi::Value release_device_js(const Napi::CallbackInfo& cb) {
   return env.Undefined();
 }
 
-// engineBench(curve, points: Uint8Array or Uint8Array[] (canonical x‖y, G2 x.c0‖x.c1‖y.c0‖y.c1;
-//             parts concatenated), scalars: Uint8Array, runs, windowBits, tau, group?)
 // streamScalars(curve, bytes, srcOffset, dstOffset, scan) → { copy: Uint8Array, first, looked }
 // The call-time copy into memory a DMA reads (HostBytes::stream: non-temporal stores on the copy
 // threads) of bytes[srcOffset …] to a buffer at dstOffset bytes past a 64-byte boundary, with the
@@ -259,6 +257,8 @@ Napi::Value stream_scalars(const Napi::CallbackInfo& cb) {
   return o;
 }
 
+// engineBench(curve, points: Uint8Array or Uint8Array[] (canonical x‖y, G2 x.c0‖x.c1‖y.c0‖y.c1;
+//             parts concatenated), scalars: Uint8Array, runs, windowBits, tau, group?)
 //   → { setupMs, runsMs: number[], deviceMemory, windowBits, tau, result: Uint8Array }
 // The CUDA engine alone (no N-API argument copies): context creation (upload + table) timed
 // apart; each run uploads the scalars, computes and downloads the result. CUDA builds only.
