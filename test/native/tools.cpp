@@ -1,6 +1,6 @@
 // Tools for the tests and the development bench: the point generator (P_i = (s + i·t)·G on all
-// cores), the CUDA engine timed alone, and the native self-tests of the device field arithmetic and
-// of the CPU backend's AVX-512 IFMA path.
+// cores), the CUDA engine timed alone, the call-time copy of scalars (streamScalars), and the native
+// self-tests of the device field arithmetic and of the CPU backend's AVX-512 IFMA path.
 #include <napi.h>
 
 #include <algorithm>
