@@ -15,13 +15,7 @@
 namespace msm::gpu {
 
 // The chunk level (reduce.cuh): chunks of 2^l buckets, one thread each, at least as many as
-// `threads`, and none while the windows' buckets are fewer than twice that. Measured on the H100
-// (BLS12-381 2^24, c = 20, W·M = 13·2^18, MSM_CUDA_CHUNK_LOG): reduce 8.4 ms at l = 3, 6.5 at l = 4
-// (≥ 4 waves), 5.7 at l = 6 (one): the longer chains cost less than the layered rounds over the
-// larger K they avoid. `threads` is what Alg. 4 runs at once with its sums in registers (3 blocks
-// of 128 per SM for the 6-limb fields, 4 for BN254: PlanInput::chunk_threads), the count the rule
-// and window_cost's constants were fitted with; counting the shared-sum kernel's 4/3 and 2× as
-// many lowered l by one at BLS12-381 and BN254 2^22 and took the reduction from 1.12 to 1.78 ms.
+// `threads`, and none while the windows' buckets are fewer than twice that.
 int chunk_log_for(uint32_t M, int W, uint32_t threads) {
   const int log_m = int(__builtin_ctz(M));
   const uint64_t want = std::max<uint32_t>(threads, 1);
@@ -29,6 +23,8 @@ int chunk_log_for(uint32_t M, int W, uint32_t threads) {
   while (l < log_m && (uint64_t(W) * M >> (l + 1)) >= want) ++l;
   return l;
 }
+// The share of PlanInput::chunk_threads the plan's chunk level counts (make_plan).
+constexpr uint32_t kChunkThreadShare = 3;
 int choose_chunk_log(uint32_t M, int W, uint32_t threads) {
   const int forced = environment().cuda_chunk_log;
   return forced >= 0 ? std::min(forced, int(__builtin_ctz(M))) : chunk_log_for(M, W, threads);
@@ -256,7 +252,15 @@ Plan make_plan(const PlanInput& in) {
   const uint64_t entries = p.shared_buckets ? uint64_t(p.D) * n1 : n1;
   p.T = std::max<uint32_t>(1, uint32_t(std::min<uint64_t>(threads_per_window(in.resident_threads, p.W), entries)));
   p.slots = ct ? ct_padded(buffer_slots(p.T, log_m)) : buffer_slots(p.T, log_m);
-  p.chunk_log = choose_chunk_log(p.M, p.W, chunk_threads);
+  // The reduction counts a third of the register kernel's threads (PlanInput::chunk_threads): with one
+  // bucket set a sweep of MSM_CUDA_CHUNK_LOG on the H100 (BN254 and BLS12-381 at 2^22 and 2^24,
+  // c = 20 and 22) had it fastest at 2^15 chunks every time, l = 4 at 2^22 and 6 at 2^24 (BN254
+  // 2^22: 1.06 ms at the l = 2 of the whole count, 0.70 at l = 4, 0.80 at 5; BLS12-381 2^24: 3.45
+  // at l = 5, 3.22 at 6, 4.33 at 7; bench/gpu-notes.md): the chunks' chains of 2L additions cost less
+  // than the layered rounds over the points they remove until the chunk kernel runs short of warps.
+  // window_cost keeps the whole count, which its constants were fitted with (with a third it took
+  // c = 19 at 2^20, never measured there).
+  p.chunk_log = choose_chunk_log(p.M, p.W, std::max<uint32_t>(chunk_threads / kChunkThreadShare, 1));
   p.sort_group = p.shared_buckets ? 1 : choose_sort_group(n1, p.W, c);
   p.first_piece = choose_first_piece(in.n, p.D, cv.affine / 2);
   if (in.n == 0) return p;
