@@ -28,7 +28,7 @@ function deepestFitting(n: number, affine: number, free: number, top: number): n
 }
 
 function checkLayout(p: ContextPlan, n: number): void {
-  const ct = p.slots !== p.T + p.M; // constant time pads the slots to a power of two
+  const ct = p.mode === 'constant-time';
   const run = ct ? p.homogeneousBytes : p.xyzzBytes;
   // D·n entries in all; a sort takes g windows of n, or with shared buckets all of them at once
   const perSort = p.sharedBuckets ? p.D * n : p.sortGroup * n;
@@ -37,8 +37,9 @@ function checkLayout(p: ContextPlan, n: number): void {
     recodeTable: p.sharedBuckets ? 0 : (2 ** p.c + 1) * 4,
     scalars0: n * 32,
     scalars1: n * 32,
-    // also the buckets of a later piece where the plan splits calls (engine.cu), once the sort has read it
-    keysIn: p.firstPiece > 0 ? Math.max(p.D * n * 4, p.W * p.M * run) : p.D * n * 4,
+    // also the buckets of a later piece where the plan splits calls (engine.cu), once the sort has read
+    // it, but in the default mode, whose later piece adds onto the buckets
+    keysIn: p.firstPiece > 0 && p.mode !== 'xyzz' ? Math.max(p.D * n * 4, p.W * p.M * run) : p.D * n * 4,
     valsIn: p.D * n * 4,
     keys: p.D * n * 4,
     vals: p.D * n * 4,

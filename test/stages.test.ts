@@ -228,7 +228,7 @@ function checkStages(name: string, keys: number[], Tn: number, c: number): numbe
   const weights = keys.map(() => rng.bits(64));
   const got = T().accumulate(Uint32Array.from(keys), BigUint64Array.from(weights), Tn, c);
   const model = modelAccumulate(keys, weights, Tn, c);
-  const slots = Tn + M;
+  const slots = Tn + Math.max(M, Tn); // T + M, and at least the direct path's two per thread
   expect(got.index.length).toBe(slots);
   const owner = new Int32Array(slots).fill(-1);
   for (let t = 0; t < Tn; t++) {
@@ -238,7 +238,7 @@ function checkStages(name: string, keys: number[], Tn: number, c: number): numbe
     check(got.offset[t] === mt.offset, () => `${name}: thread ${t} offset ${got.offset[t]} ≠ ${mt.offset}`);
     for (let k = 0; k < mt.used; k++) {
       const slot = mt.offset + k;
-      if (slot >= slots) throw new Error(`${name}: thread ${t} writes slot ${slot} ≥ T + 2^(c−2) = ${slots}`);
+      if (slot >= Tn + M) throw new Error(`${name}: thread ${t} writes slot ${slot} ≥ T + 2^(c−2) = ${Tn + M}`);
       if (owner[slot] !== -1) throw new Error(`${name}: slot ${slot} written by threads ${owner[slot]} and ${t}`);
       owner[slot] = t;
       check(got.index[slot] === mt.runs[k].bucket && got.buffer[slot] === mt.runs[k].sum, () => `${name}: slot ${slot} wrong`);
@@ -263,6 +263,7 @@ function checkStages(name: string, keys: number[], Tn: number, c: number): numbe
   const heavy = Array.from({ length: M }, (_, p) => p).filter((p) => agg.pieces[p] > agg.heavyPieces);
   expect(Array.from(agg.classified).sort((a, b) => a - b)).toEqual(heavy);
   checkConstantTime(name, keys, weights, Tn, c, model.bucketSums);
+  checkDirect(name, keys, weights, Tn, c, model.bucketSums, holders);
   // The same window sorted in a group (recode.cuh sort_key: its place above the bucket bits), read
   // back through WindowKeys: the same runs, slots and sums.
   for (const place of [1, 5, 63]) {
@@ -274,13 +275,46 @@ function checkStages(name: string, keys: number[], Tn: number, c: number): numbe
   return heavy.length;
 }
 
+// The default mode's Alg. 4 into the buckets (accumulate.cuh accumulate_thread_direct) and its split
+// buckets' aggregation (aggregate.cuh DirectView), alone (buckets from O) and as a later piece adding
+// onto an earlier one's buckets: every bucket must be the plain sum (plus the earlier value), a bucket
+// is split exactly when several threads hold it, over exactly those threads, and the block path takes
+// those of more than heavyPieces.
+function checkDirect(name: string, keys: number[], weights: bigint[], Tn: number, c: number, want: bigint[], holders: number[]): void {
+  const M = 2 ** (c - 2);
+  const old = Array.from({ length: M }, () => rng.bits(64));
+  for (const stride of [1, 7])
+    for (const earlier of [false, true])
+      for (const place of [undefined, 5]) {
+        const tag = `${name} (direct, stride ${stride}${earlier ? ', later piece' : ''}${place ? ', grouped' : ''})`;
+        const got = T().accumulateDirect(Uint32Array.from(keys), BigUint64Array.from(weights), Tn, c, stride,
+          earlier ? BigUint64Array.from(old) : undefined, place);
+        for (let p = 0; p < M; p++) {
+          const sum = earlier ? (old[p] + want[p]) & MASK64 : want[p];
+          if (got.buckets[p] !== sum) throw new Error(`${tag}: bucket ${p + 1}: ${got.buckets[p]} ≠ ${sum}`);
+          const split = holders[p] > 1 ? holders[p] : 0;
+          check(got.pieces[p] === split, () => `${tag}: bucket ${p + 1} split over ${got.pieces[p]} threads, held by ${holders[p]}`);
+        }
+        const heavy = Array.from({ length: M }, (_, p) => p).filter((p) => holders[p] > got.heavyPieces);
+        expect(Array.from(got.heavy).sort((a, b) => a - b)).toEqual(heavy);
+        // lead: each thread's first key (the split search's array), 2^32 − 1 for an empty span
+        const first = keys.findIndex((k) => k !== 0) < 0 ? keys.length : keys.findIndex((k) => k !== 0);
+        const chunk = Math.ceil((keys.length - first) / Tn);
+        for (let t = 0; t < Tn; t++) {
+          const s = first + Math.min(keys.length - first, chunk * t), e = first + Math.min(keys.length - first, chunk * (t + 1));
+          const want = s < e ? keys[s] : 0xffffffff;
+          check(got.lead[t] === want, () => `${tag}: thread ${t} lead ${got.lead[t]} ≠ ${want}`);
+        }
+      }
+}
+
 // §5: the same entries through the constant-time layout (run of bucket k at slot tid + k, zero
 // digits as O) and the op_index rounds; every bucket must equal the plain sum, as Alg. 5 gave.
 function checkConstantTime(name: string, keys: number[], weights: bigint[], Tn: number, c: number, want: bigint[]): void {
   const M = 2 ** (c - 2);
   const ct = T().accumulateCt(Uint32Array.from(keys), BigUint64Array.from(weights), Tn, c);
   let P = 4;
-  while (P < Tn + M) P *= 2;
+  while (P < Tn + Math.max(M, Tn)) P *= 2;
   expect(ct.index.length).toBe(P);
   // Zero-digit runs are O; slots holding a run's index sit at tid + index.
   for (let s = 0; s < P; s++) check(ct.index[s] !== 0 || ct.buffer[s] === 0n, () => `${name}: index-0 slot ${s} is not O`);

@@ -1,6 +1,8 @@
 // Accumulation kernel, Chen et al. §3.3 Alg. 4: T threads per window, each summing its even share
-// of the window's sorted entries into XYZZ runs written to the compact buffer (the index logic is
-// accumulate_thread in accumulate.cuh, shared with the host tests).
+// of the window's sorted entries into XYZZ runs: in the default mode each run a thread holds whole
+// straight into its bucket and the two that may be split into the buffer (accumulate_thread_direct),
+// in the homogeneous mode every run into the compact buffer for Alg. 5 (accumulate_thread); the
+// index logic is in accumulate.cuh, shared with the host tests.
 //
 // Adding an entry (Alg. 4 lines 13–20): the point 2^min(EXP,τ)·P_i comes from the table, is
 // negated for SIGN, and when EXP > τ doubled EXP − τ more times (mdbl-2008-s-1 then
@@ -94,7 +96,8 @@ struct RegisterSum {
   __device__ __forceinline__ void set_coord(int e, const F& f) { v.set_coord(e, f); }
 };
 
-// The default mode's accumulator over either storage of its XYZZ sum (RegisterSum, SharedSum).
+// The default mode's accumulator over either storage of its XYZZ sum (RegisterSum, SharedSum), for
+// accumulate_thread_direct: whole runs to their buckets, the two that may be split to the buffer.
 template <class G, class Sum>
 struct XyzzAcc {
   using A = AffineOf<G>;
@@ -104,9 +107,13 @@ struct XyzzAcc {
   uint32_t tau;
   int shift;  // value_shift(c)
   X* __restrict__ buffer;
+  X* __restrict__ buckets;  // the window's, bucket b at b − 1
+  bool later;               // the buckets hold an earlier piece's sums: runs start from them
   Sum s;
 
-  __device__ __forceinline__ void reset() { s.set(X::infinity()); }
+  __device__ __forceinline__ void begin(uint32_t b, bool head) {
+    s.set(head || !later ? X::infinity() : buckets[b - 1]);
+  }
   __device__ __forceinline__ void add(uint32_t v) {
     uint32_t e;
     const A p = table_point<G>(table, n, tau, shift, v, &e);
@@ -116,8 +123,8 @@ struct XyzzAcc {
     else
       s.set(add_doubled(s.get(), p, e - tau));
   }
-  __device__ __forceinline__ void store(uint32_t slot) { buffer[slot] = s.get(); }
-  __device__ __forceinline__ void finish(uint32_t, uint32_t) {}
+  __device__ __forceinline__ void bucket(uint32_t b) { buckets[b - 1] = s.get(); }
+  __device__ __forceinline__ void piece(uint32_t slot) { buffer[slot] = s.get(); }
 };
 
 // The complete addition (RCB Alg. 7, 12M) of the homogeneous accumulation's rare paths (an
@@ -281,18 +288,23 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B)) acc
     ConstantTimeAcc<G, Sum> acc{w.table, w.n, value_shift(w.c), w.ct_buffer() + size_t(j) * w.ct_padded(), {}};
     if constexpr (B == Budget::shared) acc.s.base = acc_shared + threadIdx.x;
     accumulate_thread_ct(tid, sp, keys, w.vals + base, w.buf_index + size_t(j) * w.ct_padded(), acc);
-  } else {
+  } else if constexpr (Mode == Accumulation::homogeneous) {
     const uint32_t first = first_nonzero(keys, count);
     const Span sp = thread_span(first, count, w.T, tid);
-    using X = XyzzOf<G>;
-    using Sum = std::conditional_t<B == Budget::shared, SharedSum<X>, RegisterSum<X>>;
-    using Acc = std::conditional_t<Mode == Accumulation::homogeneous, HomogeneousAcc<G>, XyzzAcc<G, Sum>>;
-    Acc acc{w.table, w.n, uint32_t(w.tau), value_shift(w.c), w.buffer + size_t(j) * w.slots()};
-    if constexpr (B == Budget::shared) acc.s.base = acc_shared + threadIdx.x;
+    HomogeneousAcc<G> acc{w.table, w.n, uint32_t(w.tau), value_shift(w.c), w.buffer + size_t(j) * w.slots()};
     uint32_t* const offset = w.buf_offset + size_t(j) * w.T;
     uint32_t* const used = w.buf_used + size_t(j) * w.T;
     accumulate_thread(tid, sp, keys, w.vals + base, offset, w.buf_index + size_t(j) * w.slots(), used, acc);
     acc.finish(offset[tid], used[tid]);
+  } else {
+    const uint32_t first = first_nonzero(keys, count);
+    using X = XyzzOf<G>;
+    using Sum = std::conditional_t<B == Budget::shared, SharedSum<X>, RegisterSum<X>>;
+    XyzzAcc<G, Sum> acc{w.table,   w.n,   uint32_t(w.tau), value_shift(w.c), w.buffer + size_t(j) * w.slots(),
+                        w.buckets + size_t(j) * w.M(), w.later, {}};
+    if constexpr (B == Budget::shared) acc.s.base = acc_shared + threadIdx.x;
+    accumulate_thread_direct(tid, thread_span(first, count, w.T, tid), keys, w.vals + base, first, count,
+                             w.buf_offset + size_t(j) * w.T, w.buf_used + size_t(j) * w.T, acc);
   }
 }
 

@@ -89,6 +89,72 @@ MSM_HD MSM_INLINE void accumulate_thread(uint32_t tid, Span sp, const Keys& keys
   buffer_used[tid] = num + 1;
 }
 
+// Alg. 4 with the runs a thread holds whole written to their buckets (the default XYZZ mode). Only a
+// thread's first run can have begun in the thread before it and only its last one go on into the
+// next (the split is even over sorted keys), so every other run is its bucket's whole sum for this
+// piece of points and needs no Alg. 5: the thread stores it to the bucket at once. The two runs that
+// may cross a span end go to two buffer slots per thread, and the aggregation (aggregate.cuh
+// DirectView) sums just those. With random scalars at 2^24 a thread's ~4,000 entries cover ~40
+// buckets, so Alg. 5's per-bucket searches and its copy of every run, and for a call split in two
+// pieces the merge of two bucket sets (an addition per bucket), give way to a few loads per thread.
+//
+// The thread's first run is its head piece when the previous entry (thread tid − 1's last) has the
+// same key; its last run is its tail piece when the next entry (thread tid + 1's first) has it. A
+// head piece goes to slot 2·tid (also when it is the thread's only run and a tail as well), a tail
+// piece that is not the head to slot 2·tid + 1; so bucket b split over threads t0 < t1 < … is t0's
+// tail slot plus the head slots of the threads after t0 whose first key is b.
+//
+// Each run's sum starts from acc.begin(bucket, head): O for a head piece, else the bucket's value so
+// far (O in a call's first piece; in a later piece the earlier pieces' sum, so whole runs and tail
+// pieces add onto it and nothing merges afterwards); acc.bucket(b) and acc.piece(slot) store it.
+// For the aggregation the thread also writes lead[tid], its first key (+∞ for an empty span), and
+// split[tid], the bucket whose split starts at its tail slot (0: none).
+struct RunEnds {
+  bool head, tail;
+};
+template <class Keys>
+MSM_HD MSM_INLINE RunEnds run_ends(Span sp, const Keys& keys, uint32_t first, uint32_t n) {
+  return RunEnds{sp.s > first && keys[sp.s - 1] == keys[sp.s], sp.e < n && keys[sp.e] == keys[sp.e - 1]};
+}
+MSM_HD MSM_INLINE uint32_t head_slot(uint32_t tid) { return 2 * tid; }
+MSM_HD MSM_INLINE uint32_t tail_slot(uint32_t tid) { return 2 * tid + 1; }
+constexpr uint32_t kNoLead = 0xffffffffu;
+
+template <class Acc, class Keys>
+MSM_HD MSM_INLINE void accumulate_thread_direct(uint32_t tid, Span sp, const Keys& keys, const uint32_t* values,
+                                                uint32_t first, uint32_t n, uint32_t* lead, uint32_t* split,
+                                                Acc& acc) {
+  split[tid] = 0;
+  if (sp.s >= sp.e) {
+    lead[tid] = kNoLead;
+    return;
+  }
+  const RunEnds ends = run_ends(sp, keys, first, n);
+  uint32_t prev = keys[sp.s];
+  lead[tid] = prev;
+  bool in_head = ends.head;
+  acc.begin(prev, in_head);
+  for (uint32_t i = sp.s; i < sp.e; ++i) {
+    const uint32_t key = keys[i];
+    if (key != prev) {
+      if (in_head) acc.piece(head_slot(tid));
+      else acc.bucket(prev);
+      in_head = false;
+      prev = key;
+      acc.begin(key, false);
+    }
+    acc.add(values[i]);
+  }
+  if (in_head) {
+    acc.piece(head_slot(tid));
+  } else if (ends.tail) {
+    acc.piece(tail_slot(tid));
+    split[tid] = prev;
+  } else {
+    acc.bucket(prev);
+  }
+}
+
 // Alg. 4 for the constant-time mode (§5): the same even split, but over every entry of the window
 // (zero digits included, added as O: thread_span with first = 0), so each thread performs ⌈n/T⌉
 // additions whatever the digits are, and the run of bucket k goes to slot tid + k (Eq. (2) per run)
@@ -117,7 +183,11 @@ MSM_HD MSM_INLINE void accumulate_thread_ct(uint32_t tid, Span sp, const Keys& k
   buffer_index[tid + prev] = prev;
 }
 
-// Slots per window: T + M for M = 2^log_m buckets (buffer and buffer_index).
-MSM_HD MSM_INLINE uint32_t buffer_slots(uint32_t T, int log_m) { return T + (1u << log_m); }
+// Slots per window (buffer and buffer_index): T + M for M = 2^log_m buckets, and at least the 2T of
+// accumulate_thread_direct's two per thread (T > M only for the small windows of small inputs).
+MSM_HD MSM_INLINE uint32_t buffer_slots(uint32_t T, int log_m) {
+  const uint32_t M = 1u << log_m;
+  return T + (T > M ? T : M);
+}
 
 }  // namespace msm::gpu

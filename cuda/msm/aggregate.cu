@@ -1,8 +1,9 @@
-// Aggregation kernels, Chen et al. §3.3 Alg. 5: one thread per bucket (2^(c−2) per window, all
-// windows at once) finds its pieces among the Alg. 4 runs (aggregate.cuh) and sums them with
-// add-2008-s. A bucket whose pieces span more than kHeavyPieces threads is queued first
-// (classify_kernel) and summed by a whole block (strided partial sums, then a shared-memory tree),
-// so that few distinct scalars cost about as much as random ones.
+// Aggregation kernels. The default mode's Alg. 4 wrote every bucket a thread held whole, so only the
+// split ones are summed, one thread per Alg. 4 thread (split_kernel). The homogeneous mode's runs
+// are all buffered: Chen et al. §3.3 Alg. 5, one thread per bucket (2^(c−2) per window, all windows
+// at once) finds its pieces among them (aggregate.cuh). Both sum with add-2008-s, and both queue a
+// bucket whose pieces span more than kHeavyPieces threads for a whole block (strided partial sums,
+// then a shared-memory tree), so that few distinct scalars cost about as much as random ones.
 #include "aggregate.cuh"
 #include "device.cuh"
 #include "stages.cuh"
@@ -31,6 +32,31 @@ __global__ void __launch_bounds__(kAggBlock) classify_kernel(Workspace<G> w) {
   }
 }
 
+// The queued heavy buckets (w.heavy: {j·M + p, t0, t1}), blocks [0, blocks) of the grid taking them
+// in turn: every thread sums the pieces for_pieces(e, f) gives it (f(slot), every blockDim-th
+// piece), then a shared-memory tree.
+template <class G, class Pieces>
+__device__ __forceinline__ void sum_heavy(const Workspace<G>& w, uint32_t blocks, Pieces&& for_pieces) {
+  using X = XyzzOf<G>;
+  __shared__ alignas(16) unsigned char raw[kAggBlock * sizeof(X)];
+  X* sm = reinterpret_cast<X*>(raw);
+  const uint32_t count = *w.heavy_count, M = w.M();
+  for (uint32_t h = blockIdx.x; h < count; h += blocks) {
+    const uint4 e = w.heavy[h];
+    const X* buf = w.buffer + size_t(e.x / M) * w.slots();
+    X acc = X::infinity();
+    for_pieces(e, [&](uint32_t slot) { acc = acc.add(buf[slot]); });
+    sm[threadIdx.x] = acc;
+    __syncthreads();
+    for (unsigned k = kAggBlock / 2; k > 0; k >>= 1) {
+      if (threadIdx.x < k) sm[threadIdx.x] = sm[threadIdx.x].add(sm[threadIdx.x + k]);
+      __syncthreads();
+    }
+    if (threadIdx.x == 0) w.buckets[e.x] = sm[0];
+    __syncthreads();
+  }
+}
+
 // One launch for both paths, so that they run side by side: the first `heavy_blocks` blocks sum the
 // heavy buckets (strided partial sums, then a shared-memory tree), the others one light bucket per
 // thread. One after the other the two were each a chain of dependent additions, ~0.1 ms apiece at
@@ -41,26 +67,10 @@ __global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_
   using X = XyzzOf<G>;
   const uint32_t M = w.M();
   if (blockIdx.x < heavy_blocks) {
-    __shared__ alignas(16) unsigned char raw[kAggBlock * sizeof(X)];
-    X* sm = reinterpret_cast<X*>(raw);
-    const uint32_t count = *w.heavy_count;
-    for (uint32_t h = blockIdx.x; h < count; h += heavy_blocks) {
-      const uint4 e = w.heavy[h];
-      const uint32_t j = e.x / M, b = e.x % M + 1;
-      const BufferView v = window_view(w, j);
-      const X* buf = w.buffer + size_t(j) * w.slots();
-      X acc = X::infinity();
-      for_each_piece(v, b, PieceRange{e.y, e.z}, threadIdx.x, blockDim.x,
-                     [&](uint32_t slot) { acc = acc.add(buf[slot]); });
-      sm[threadIdx.x] = acc;
-      __syncthreads();
-      for (unsigned s = kAggBlock / 2; s > 0; s >>= 1) {
-        if (threadIdx.x < s) sm[threadIdx.x] = sm[threadIdx.x].add(sm[threadIdx.x + s]);
-        __syncthreads();
-      }
-      if (threadIdx.x == 0) w.buckets[e.x] = sm[0];
-      __syncthreads();
-    }
+    sum_heavy(w, heavy_blocks, [&](const uint4& e, auto&& f) {
+      const uint32_t j = e.x / M;
+      for_each_piece(window_view(w, j), e.x % M + 1, PieceRange{e.y, e.z}, threadIdx.x, blockDim.x, f);
+    });
     return;
   }
   const uint32_t light = blockIdx.x - heavy_blocks;
@@ -77,24 +87,100 @@ __global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_
   w.buckets[size_t(j) * M + p] = acc;
 }
 
+// The default mode's aggregation (aggregate.cuh DirectView): one thread per Alg. 4 thread; where its
+// tail slot starts a split bucket, it adds the bucket's few pieces into the bucket itself, or, past
+// kHeavyPieces of them, queues the bucket for split_heavy_kernel. Every other bucket Alg. 4 wrote.
+template <class G>
+__global__ void __launch_bounds__(kAggBlock) split_kernel(Workspace<G> w) {
+  using X = XyzzOf<G>;
+  const uint32_t j = blockIdx.y;
+  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= w.T) return;
+  const DirectView v{w.buf_offset + size_t(j) * w.T, w.buf_used + size_t(j) * w.T, w.T};
+  const uint32_t b = v.split[t];
+  if (b == 0) return;
+  const uint32_t t1 = split_end(v, t, b), M = w.M();
+  if (t1 - t > kHeavyPieces) {
+    const uint32_t q = atomicAdd(w.heavy_count, 1u);
+    w.heavy[q] = make_uint4(j * M + b - 1, t, t1, 0);
+    return;
+  }
+  const X* buf = w.buffer + size_t(j) * w.slots();
+  X acc = X::infinity();
+  for_each_split_piece(t, t1, 0, 1, [&](uint32_t slot) { acc = acc.add(buf[slot]); });
+  w.buckets[size_t(j) * M + b - 1] = acc;
+}
+
+// The split buckets of more than kHeavyPieces pieces (few distinct scalars), a block each: strided
+// partial sums, then a shared-memory tree.
+template <class G>
+__global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_fp2<typename G::field>))
+    split_heavy_kernel(Workspace<G> w) {
+  sum_heavy(w, gridDim.x, [&](const uint4& e, auto&& f) {
+    for_each_split_piece(e.y, e.z, threadIdx.x, blockDim.x, f);
+  });
+}
+
+// O in every bucket, written word by word from a copy of O's words so that a warp's stores are
+// consecutive (a point per thread, 24 words apart at BLS12-381, ran at ~0.35 TB/s: 1.1 ms at 2^21
+// buckets, bench/gpu-notes.md).
+template <class P>
+__global__ void __launch_bounds__(kAggBlock) clear_kernel(uint64_t* __restrict__ words, uint32_t count) {
+  constexpr uint32_t K = sizeof(P) / 8;
+  __shared__ uint64_t pattern[K];
+  if (threadIdx.x == 0) {
+    const P o = P::infinity();
+    memcpy(pattern, &o, sizeof(P));
+  }
+  __syncthreads();
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < count) words[i] = pattern[i % K];
+}
+
+template <class G>
+void launch_clear_buckets(const Workspace<G>& w, cudaStream_t s) {
+  using X = XyzzOf<G>;
+  static_assert(sizeof(X) % 8 == 0, "points of 64-bit words");
+  const uint64_t count = uint64_t(w.W) * w.M() * (sizeof(X) / 8);
+  if (count >= (uint64_t(1) << 32)) throw EngineError("ERR_CUDA", "clear_kernel: too many bucket words");
+  clear_kernel<X><<<unsigned(blocks_for(count, kAggBlock)), kAggBlock, 0, s>>>(reinterpret_cast<uint64_t*>(w.buckets),
+                                                                                 uint32_t(count));
+  MSM_LAUNCH_CHECK("clear_kernel");
+}
+
+// As many blocks of `kernel` as can be resident at once beside nothing else.
+template <class K>
+unsigned resident_grid(K kernel, int device) {
+  int sms = 0, blocks = 0;
+  MSM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  MSM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kAggBlock, 0));
+  if (blocks < 1) throw EngineError("ERR_CUDA", "an aggregation kernel cannot be resident on the device");
+  return unsigned(sms) * unsigned(blocks);
+}
+
 template <class G>
 void launch_aggregate(const Workspace<G>& w, int device, cudaStream_t s) {
   MSM_CUDA_CHECK(cudaMemsetAsync(w.heavy_count, 0, sizeof(uint32_t), s));
+  if (w.mode == Accumulation::xyzz) {
+    split_kernel<G><<<dim3(blocks_for(w.T, kAggBlock), unsigned(w.W)), kAggBlock, 0, s>>>(w);
+    MSM_LAUNCH_CHECK("split_kernel");
+    split_heavy_kernel<G><<<resident_grid(split_heavy_kernel<G>, device), kAggBlock, 0, s>>>(w);
+    MSM_LAUNCH_CHECK("split_heavy_kernel");
+    return;
+  }
   classify_kernel<G><<<dim3(blocks_for(w.T, kAggBlock), unsigned(w.W)), kAggBlock, 0, s>>>(w);
   MSM_LAUNCH_CHECK("classify_kernel");
   // As many heavy blocks as can be resident at once beside nothing else; the surplus exit at once.
-  int sms = 0, blocks = 0;
-  MSM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  MSM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, aggregate_kernel<G>, kAggBlock, 0));
-  if (blocks < 1) throw EngineError("ERR_CUDA", "aggregate_kernel cannot be resident on the device");
   const unsigned per_window = blocks_for(w.M(), kAggBlock);
-  const uint64_t heavy = uint64_t(sms) * uint64_t(blocks), grid = heavy + uint64_t(per_window) * uint64_t(w.W);
+  const uint64_t heavy = resident_grid(aggregate_kernel<G>, device), grid = heavy + uint64_t(per_window) * uint64_t(w.W);
   if (grid > 0x7fffffffu) throw EngineError("ERR_CUDA", "aggregate_kernel: too many blocks");
   aggregate_kernel<G><<<unsigned(grid), kAggBlock, 0, s>>>(w, uint32_t(heavy), per_window);
   MSM_LAUNCH_CHECK("aggregate_kernel");
 }
 
-#define MSM_INSTANTIATE(G) template void launch_aggregate<G>(const Workspace<G>&, int, cudaStream_t);
+#define MSM_INSTANTIATE(G)                                                     \
+  template void launch_aggregate<G>(const Workspace<G>&, int, cudaStream_t); \
+  template void launch_clear_buckets<G>(const Workspace<G>&, cudaStream_t);
 MSM_FOR_EACH_STAGE_CURVE(MSM_INSTANTIATE)
 #undef MSM_INSTANTIATE
 

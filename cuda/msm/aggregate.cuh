@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "../ff/common.hpp"
+#include "accumulate.cuh"
 
 namespace msm::gpu {
 
@@ -97,6 +98,39 @@ MSM_HD MSM_INLINE bool heavy_starts_at(const BufferView& v, uint32_t t, uint32_t
   if (u >= v.T || v.used[u] == 0 || v.first_idx(u) != last) return false;
   *b = last;
   return true;
+}
+
+// The aggregation after accumulate_thread_direct (accumulate.cuh), from what its threads recorded:
+// every bucket not split over threads is already in place, and split bucket b = split[t0] is thread
+// t0's tail slot plus the head slots of threads t0 + 1 … t1 − 1, those whose first key lead[t] is b
+// (first keys do not decrease, are ≥ b after t0, and empty spans, only at the tail, count as +∞).
+struct DirectView {
+  const uint32_t* lead;   // [T] each thread's first key (kNoLead: empty span)
+  const uint32_t* split;  // [T] the split bucket each thread's tail slot starts (0: none)
+  uint32_t T;
+};
+// The first thread in (t0, hi) whose first key is not b (hi if none).
+MSM_HD MSM_INLINE uint32_t split_end(const DirectView& v, uint32_t t0, uint32_t b, uint32_t hi) {
+  uint32_t lo = t0 + 1;
+  while (lo < hi) {
+    const uint32_t mid = lo + ((hi - lo) >> 1);
+    if (v.lead[mid] == b) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+// t1 of split bucket b starting at thread t0; a first search up to the heavy bound keeps the light
+// buckets' searches short.
+MSM_HD MSM_INLINE uint32_t split_end(const DirectView& v, uint32_t t0, uint32_t b) {
+  const uint32_t lim = t0 + kHeavyPieces + 1 < v.T ? t0 + kHeavyPieces + 1 : v.T;
+  const uint32_t t1 = split_end(v, t0, b, lim);
+  return t1 == lim && lim < v.T && v.lead[lim] == b ? split_end(v, lim, b, v.T) : t1;
+}
+// Calls f(slot) for the pieces of split bucket b over threads [t0, t1), those of thread t0 + k, t0 + k
+// + stride, … (k < stride): t0's tail slot, then head slots.
+template <class F>
+MSM_HD MSM_INLINE void for_each_split_piece(uint32_t t0, uint32_t t1, uint32_t k, uint32_t stride, F&& f) {
+  for (uint32_t t = t0 + k; t < t1; t += stride) f(t == t0 ? tail_slot(t) : head_slot(t));
 }
 
 }  // namespace msm::gpu

@@ -490,7 +490,7 @@ class CudaEngine final : public Engine {
   void run(const uint32_t* d_scalars, cudaEvent_t consumed, uint32_t from) {
     cudaStream_t s = stream_->s;
     run_piece(d_scalars, from, plan_.n - from, from > 0, consumed);
-    if (from > 0) {
+    if (from > 0 && w_.mode != Accumulation::xyzz) {  // the default mode's later piece added onto them
       launch_merge_buckets<G>(w_, w_.keys_in, s);
       prof_.mark("merge", s);
     }
@@ -498,13 +498,20 @@ class CudaEngine final : public Engine {
     prof_.mark("reduce", s);
   }
 
-  // Alg. 3–5 on points [first, first + count) into the context's buckets, or, for a later piece,
-  // into keys_in's region (the plan sizes it for them; the sort has read it by then).
+  // Alg. 3–5 on points [first, first + count) into the context's buckets: a later piece's added onto
+  // them in the default mode (Workspace::later), else written into keys_in's region (the plan sizes
+  // it for them; the sort has read it by then) for launch_merge_buckets.
   void run_piece(const uint32_t* d_scalars, uint32_t first, uint32_t count, bool later, cudaEvent_t consumed) {
     cudaStream_t s = stream_->s;
     Workspace<G> w = w_;
     w.first = first, w.count = count;
-    if (later) w.buckets = reinterpret_cast<X*>(w_.keys_in);
+    const bool direct = w.mode == Accumulation::xyzz;
+    w.later = later && direct;
+    if (later && !direct) w.buckets = reinterpret_cast<X*>(w_.keys_in);
+    if (direct && !later) {
+      launch_clear_buckets<G>(w, s);
+      prof_.mark("clear", s);
+    }
     launch_recode<G>(w, d_scalars, s);
     prof_.mark("recode", s);
     MSM_CUDA_CHECK(cudaEventRecord(consumed, s));

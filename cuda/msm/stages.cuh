@@ -2,7 +2,8 @@
 // every curve struct the engine runs: each curve's g1, and the g2 of MSM_G2_CURVES (so the files
 // compile in parallel). The dispatch layer (engine.cu) owns the memory and calls them in order on
 // one stream:
-//   recode (Alg. 3) → sort (CUB, g windows a call) → accumulate (Alg. 4) → aggregate (Alg. 5)
+//   recode (Alg. 3) → sort (CUB, g windows a call) → accumulate (Alg. 4) → aggregate (Alg. 5, or
+//   the split buckets)
 //   → reduce (§3.4, one cooperative launch) → Horner on the host (combine.hpp).
 // The point arithmetic is the curve struct's field (Fp, or Fp2 for G2) through ec/; scalars,
 // digits and indices do not depend on the group.
@@ -17,6 +18,7 @@
 #include "../ec/homogeneous.hpp"
 #include "../ec/xyzz.hpp"
 #include "../options.hpp"
+#include "accumulate.cuh"
 #include "ct_aggregate.cuh"
 #include "plan.hpp"
 
@@ -61,6 +63,7 @@ struct Workspace {
   int tau = 0;
   Accumulation mode = Accumulation::xyzz;
   bool shared_sum = false;  // Alg. 4 keeps its running sums in shared memory (Plan::shared_sum)
+  bool later = false;       // a call's later piece: the default mode's Alg. 4 adds onto `buckets`
   uint32_t T = 0;
   int chunk_log = 0;  // l of the reduction's chunk level (reduce.cuh)
   int sort_group = 1;  // g: windows per radix sort (sort.cu)
@@ -72,11 +75,12 @@ struct Workspace {
   uint32_t* vals = nullptr;      // [W·entries()]
   void* sort_temp = nullptr;
   size_t sort_temp_bytes = 0;
-  X* buffer = nullptr;             // [W·(T + M)] Alg. 4 compact buffers (constant_time: [W·P] of HomOf<G>)
-  uint32_t* buf_offset = nullptr;  // [W·T] Alg. 4 buffer_offset
-  uint32_t* buf_index = nullptr;   // [W·(T + M)] Alg. 4 buffer_index (constant_time: [W·P])
-  uint32_t* buf_used = nullptr;    // [W·T] Alg. 4 buffer_used
-  X* buckets = nullptr;            // [W·M] (constant_time: of HomOf<G>); a later piece's: keys_in
+  X* buffer = nullptr;             // [W·slots()] Alg. 4 buffers (constant_time: [W·P] of HomOf<G>)
+  uint32_t* buf_offset = nullptr;  // [W·T] Alg. 4 buffer_offset (default mode: each thread's first key, `lead`)
+  uint32_t* buf_index = nullptr;   // [W·slots()] Alg. 4 buffer_index (constant_time: [W·P])
+  uint32_t* buf_used = nullptr;    // [W·T] Alg. 4 buffer_used (default mode: the split bucket each starts)
+  X* buckets = nullptr;            // [W·M] (constant_time: of HomOf<G>); a later piece's: keys_in, but
+                                   // in the default mode (later) the same buckets
   uint4* heavy = nullptr;          // [W·M] buckets left to the block-wide path: {j·M + p, t0, t1, 0}
   uint32_t* heavy_count = nullptr;
   X* chunk_sums = nullptr;         // [W·M/2^l] R_k of the chunk level (l > 0; constant_time: of HomOf<G>)
@@ -87,7 +91,7 @@ struct Workspace {
   MSM_HD uint32_t M() const { return 1u << log_m(); }
   // Entries per window: each window's digits, or all D·count where the windows share the buckets.
   MSM_HD uint32_t entries() const { return shared_buckets ? uint32_t(D) * count : count; }
-  MSM_HD uint32_t slots() const { return T + M(); }
+  MSM_HD uint32_t slots() const { return buffer_slots(T, log_m()); }
   // constant_time: P, the window's buffer padded to a power of two (ct_aggregate.cuh), and the views
   // of the buffer and bucket memory as homogeneous points.
   MSM_HD uint32_t ct_padded() const { return ::msm::gpu::ct_padded(slots()); }
@@ -142,9 +146,13 @@ uint32_t accumulate_threads(int device, Accumulation mode, bool shared);
 template <class G>
 void launch_accumulate(const Workspace<G>& w, cudaStream_t s);
 
-// aggregate.cu: Alg. 5 (light buckets per thread, heavy ones per block).
+// aggregate.cu: the split buckets of the default mode's direct Alg. 4, else Alg. 5 (light buckets per
+// thread, heavy ones per block); launch_clear_buckets puts O in every bucket before the default
+// mode's first piece (Alg. 4 writes only the buckets that have entries).
 template <class G>
 void launch_aggregate(const Workspace<G>& w, int device, cudaStream_t s);
+template <class G>
+void launch_clear_buckets(const Workspace<G>& w, cudaStream_t s);
 
 // ct_aggregate.cu: §5 — ct_prepare before Alg. 4 (O and index 0 everywhere), ct_aggregate after.
 template <class G>

@@ -84,6 +84,7 @@ Napi::Value plan_context(const Napi::CallbackInfo& cb) {
   r.Set("tableLowered", p.table_lowered);
   r.Set("sharedSum", p.shared_sum);
   r.Set("firstPiece", double(p.first_piece));
+  r.Set("mode", kAccumulationNames[int(p.mode)]);
   r.Set("total", double(p.total));
   auto regions = Napi::Object::New(env);
   const auto put = [&](const char* name, const gpu::Region& g) {

@@ -185,6 +185,106 @@ Napi::Value accumulate(const Napi::CallbackInfo& cb) {
   return o;
 }
 
+// Alg. 4 into the buckets (accumulate_thread_direct) with integer "points", checking as it goes that
+// no bucket or slot is written twice in a piece and no unwritten slot is read.
+struct IntDirectAcc {
+  const uint64_t* weights;
+  uint64_t* buckets;
+  uint64_t* buffer;
+  std::vector<uint8_t>* bucket_written;
+  std::vector<uint8_t>* slot_written;
+  bool later;
+  uint64_t acc = 0;
+  bool bad = false;
+  void begin(uint32_t b, bool head) { acc = head || !later ? 0 : buckets[b - 1]; }
+  void add(uint32_t v) { acc += weights[v]; }
+  void bucket(uint32_t b) {
+    bad |= b == 0 || b > bucket_written->size() || (*bucket_written)[b - 1]++ != 0;
+    if (!bad) buckets[b - 1] = acc;
+  }
+  void piece(uint32_t slot) {
+    bad |= slot >= slot_written->size() || (*slot_written)[slot]++ != 0;
+    if (!bad) buffer[slot] = acc;
+  }
+};
+
+// accumulateDirect(keys (sorted, one window), weights, T, c, stride, old?, place?) → { buckets,
+// pieces, heavy, heavyPieces }: Alg. 4 writing whole runs to their buckets and the rest to two slots
+// per thread, then the aggregation of aggregate.cuh's DirectView (split buckets of more than
+// heavyPieces pieces by the block path's `stride` split, the others one after another). old: the
+// buckets of an earlier piece, which this one adds onto (Workspace::later); absent, the buckets
+// start at O (launch_clear_buckets). pieces[p]: t1 − t0 of split bucket p+1 (0 if not split); heavy:
+// the buckets the block path took.
+Napi::Value accumulate_direct(const Napi::CallbackInfo& cb) {
+  auto keys = typed_arg<Napi::Uint32Array>(cb, 0, "keys");
+  auto weights = typed_arg<Napi::BigUint64Array>(cb, 1, "weights");
+  const uint32_t T = u32_arg(cb, 2, "T");
+  const int c = window_arg(cb, 3);
+  const uint32_t stride = u32_arg(cb, 4, "stride");
+  const uint32_t n = uint32_t(keys.ElementLength());
+  const uint32_t M = 1u << (c - 2);
+  const bool later = cb.Length() > 5 && !cb[5].IsUndefined();
+  const bool grouped = cb.Length() > 6 && !cb[6].IsUndefined();
+  const uint32_t place = grouped ? u32_arg(cb, 6, "place") : 0;
+  if (weights.ElementLength() != n || T == 0 || stride == 0 || place > 63) fail(cb.Env(), "bad arguments");
+  for (uint32_t i = 0; i < n; ++i)
+    if (keys[i] > M || (i && keys[i] < keys[i - 1])) fail(cb.Env(), "keys must be sorted and ≤ 2^(c−2)");
+  std::vector<uint64_t> buckets(M, 0);
+  if (later) {
+    auto old = typed_arg<Napi::BigUint64Array>(cb, 5, "old");
+    if (old.ElementLength() != M) fail(cb.Env(), "old must hold 2^(c−2) buckets");
+    for (uint32_t p = 0; p < M; ++p) buckets[p] = old[p];
+  }
+  std::vector<uint32_t> values(n);
+  for (uint32_t i = 0; i < n; ++i) values[i] = i;
+  const int log_m = gpu::log2_buckets(c);
+  const uint32_t slots = gpu::buffer_slots(T, log_m);
+  std::vector<uint64_t> buffer(slots, 0);
+  std::vector<uint8_t> bucket_written(M, 0), slot_written(slots, 0);
+  std::vector<uint32_t> sort_keys(n);
+  for (uint32_t i = 0; i < n; ++i) sort_keys[i] = gpu::sort_key(keys[i], int(place), int(place) + 1, log_m);
+  std::vector<uint32_t> pieces(M, 0), heavy, lead(T, 0x12345678u), split(T, 0x12345678u);
+  bool bad = false;
+  const auto run = [&](const auto& k) {
+    const uint32_t first = gpu::first_nonzero(k, n);
+    for (uint32_t tid = 0; tid < T; ++tid) {
+      IntDirectAcc acc{weights.Data(), buckets.data(), buffer.data(), &bucket_written, &slot_written, later};
+      gpu::accumulate_thread_direct(tid, gpu::thread_span(first, n, T, tid), k, values.data(), first, n, lead.data(),
+                                    split.data(), acc);
+      bad |= acc.bad;
+    }
+    const gpu::DirectView v{lead.data(), split.data(), T};
+    for (uint32_t t = 0; t < T && !bad; ++t) {
+      const uint32_t b = split[t];
+      if (b == 0) continue;
+      bad |= b > M || bucket_written[b - 1] != 0 || pieces[b - 1] != 0;
+      if (bad) break;
+      const uint32_t t1 = gpu::split_end(v, t, b);
+      pieces[b - 1] = t1 - t;
+      const bool block = t1 - t > gpu::kHeavyPieces;
+      if (block) heavy.push_back(b - 1);
+      uint64_t sum = 0;
+      for (uint32_t k2 = 0; k2 < (block ? stride : 1); ++k2)
+        gpu::for_each_split_piece(t, t1, k2, block ? stride : 1, [&](uint32_t slot) {
+          bad |= slot >= slots || !slot_written[slot];
+          if (!bad) sum += buffer[slot];
+        });
+      buckets[b - 1] = sum;
+    }
+  };
+  if (grouped) run(gpu::WindowKeys{sort_keys.data(), gpu::bucket_mask(log_m)});
+  else run(static_cast<const uint32_t*>(keys.Data()));
+  if (bad) fail(cb.Env(), "accumulateDirect: a bucket or slot written twice, or an unwritten slot read");
+  Napi::Env env = cb.Env();
+  auto o = Napi::Object::New(env);
+  o.Set("buckets", u64_array(env, buckets));
+  o.Set("pieces", u32_array(env, pieces));
+  o.Set("heavy", u32_array(env, heavy));
+  o.Set("heavyPieces", Napi::Number::New(env, gpu::kHeavyPieces));
+  o.Set("lead", u32_array(env, lead));
+  return o;
+}
+
 // aggregate(offset, used, index, buffer, c, stride) → { buckets, pieces, heavy, classified,
 // heavyPieces }: bucket p (= B_{2p+1}) summed by Alg. 5 (the light path: one thread walks all
 // pieces) and by the heavy path's split (`stride` threads, each every stride-th piece thread, then
@@ -351,6 +451,7 @@ void register_stages(Napi::Object t) {
   t.Set("chooseWindow", Napi::Function::New(env, choose_window, "chooseWindow"));
   t.Set("accumulate", Napi::Function::New(env, accumulate, "accumulate"));
   t.Set("aggregate", Napi::Function::New(env, aggregate, "aggregate"));
+  t.Set("accumulateDirect", Napi::Function::New(env, accumulate_direct, "accumulateDirect"));
   t.Set("reduceSchedule", Napi::Function::New(env, reduce_schedule, "reduceSchedule"));
   t.Set("reduceIntegers", Napi::Function::New(env, reduce_integers, "reduceIntegers"));
 }

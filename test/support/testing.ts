@@ -49,6 +49,7 @@ export interface ContextPlan {
   tableLowered: boolean;
   sharedSum: boolean; // Alg. 4's running sums in shared memory (cuda/msm/tuning.hpp acc_shared_for)
   firstPiece: number; // points of the first piece a call may start while the rest is copied (0: no split)
+  mode: 'xyzz' | 'homogeneous' | 'constant-time'; // the accumulation mode (cuda/options.hpp kAccumulationNames)
   total: number;
   regions: PlanRegions;
   affineBytes: number;
@@ -79,6 +80,17 @@ export interface TestingAddon {
     c: number,
     stride: number,
   ): { buckets: BigUint64Array; heavy: BigUint64Array; pieces: Uint32Array; classified: Uint32Array; heavyPieces: number };
+  // Alg. 4 into the buckets and the split buckets' aggregation (accumulate_thread_direct, DirectView);
+  // old: an earlier piece's buckets to add onto (else from O)
+  accumulateDirect(
+    keys: Uint32Array,
+    weights: BigUint64Array,
+    T: number,
+    c: number,
+    stride: number,
+    old?: BigUint64Array,
+    place?: number,
+  ): { buckets: BigUint64Array; pieces: Uint32Array; heavy: Uint32Array; heavyPieces: number; lead: Uint32Array };
   reduceSchedule(c: number): { layered: Uint32Array; tree: Uint32Array };
   // shared: 2^(c−1) plain buckets, Q = Σ (p+1)·B_p (else 2^(c−2) odd ones, Q = Σ (2p+1)·B_p)
   reduceIntegers(c: number, buckets: BigUint64Array, reverse: boolean, chunkLog?: number, localRounds?: number, shared?: boolean): { suffix: BigUint64Array; bhat1: bigint; total: bigint; q: bigint };
