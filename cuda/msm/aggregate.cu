@@ -32,31 +32,6 @@ __global__ void __launch_bounds__(kAggBlock) classify_kernel(Workspace<G> w) {
   }
 }
 
-// The queued heavy buckets (w.heavy: {j·M + p, t0, t1}), blocks [0, blocks) of the grid taking them
-// in turn: every thread sums the pieces for_pieces(e, f) gives it (f(slot), every blockDim-th
-// piece), then a shared-memory tree.
-template <class G, class Pieces>
-__device__ __forceinline__ void sum_heavy(const Workspace<G>& w, uint32_t blocks, Pieces&& for_pieces) {
-  using X = XyzzOf<G>;
-  __shared__ alignas(16) unsigned char raw[kAggBlock * sizeof(X)];
-  X* sm = reinterpret_cast<X*>(raw);
-  const uint32_t count = *w.heavy_count, M = w.M();
-  for (uint32_t h = blockIdx.x; h < count; h += blocks) {
-    const uint4 e = w.heavy[h];
-    const X* buf = w.buffer + size_t(e.x / M) * w.slots();
-    X acc = X::infinity();
-    for_pieces(e, [&](uint32_t slot) { acc = acc.add(buf[slot]); });
-    sm[threadIdx.x] = acc;
-    __syncthreads();
-    for (unsigned k = kAggBlock / 2; k > 0; k >>= 1) {
-      if (threadIdx.x < k) sm[threadIdx.x] = sm[threadIdx.x].add(sm[threadIdx.x + k]);
-      __syncthreads();
-    }
-    if (threadIdx.x == 0) w.buckets[e.x] = sm[0];
-    __syncthreads();
-  }
-}
-
 // One launch for both paths, so that they run side by side: the first `heavy_blocks` blocks sum the
 // heavy buckets (strided partial sums, then a shared-memory tree), the others one light bucket per
 // thread. One after the other the two were each a chain of dependent additions, ~0.1 ms apiece at
@@ -67,10 +42,26 @@ __global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_
   using X = XyzzOf<G>;
   const uint32_t M = w.M();
   if (blockIdx.x < heavy_blocks) {
-    sum_heavy(w, heavy_blocks, [&](const uint4& e, auto&& f) {
-      const uint32_t j = e.x / M;
-      for_each_piece(window_view(w, j), e.x % M + 1, PieceRange{e.y, e.z}, threadIdx.x, blockDim.x, f);
-    });
+    __shared__ alignas(16) unsigned char raw[kAggBlock * sizeof(X)];
+    X* sm = reinterpret_cast<X*>(raw);
+    const uint32_t count = *w.heavy_count;
+    for (uint32_t h = blockIdx.x; h < count; h += heavy_blocks) {
+      const uint4 e = w.heavy[h];
+      const uint32_t j = e.x / M, b = e.x % M + 1;
+      const BufferView v = window_view(w, j);
+      const X* buf = w.buffer + size_t(j) * w.slots();
+      X acc = X::infinity();
+      for_each_piece(v, b, PieceRange{e.y, e.z}, threadIdx.x, blockDim.x,
+                     [&](uint32_t slot) { acc = acc.add(buf[slot]); });
+      sm[threadIdx.x] = acc;
+      __syncthreads();
+      for (unsigned s = kAggBlock / 2; s > 0; s >>= 1) {
+        if (threadIdx.x < s) sm[threadIdx.x] = sm[threadIdx.x].add(sm[threadIdx.x + s]);
+        __syncthreads();
+      }
+      if (threadIdx.x == 0) w.buckets[e.x] = sm[0];
+      __syncthreads();
+    }
     return;
   }
   const uint32_t light = blockIdx.x - heavy_blocks;
@@ -116,9 +107,24 @@ __global__ void __launch_bounds__(kAggBlock) split_kernel(Workspace<G> w) {
 template <class G>
 __global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_fp2<typename G::field>))
     split_heavy_kernel(Workspace<G> w) {
-  sum_heavy(w, gridDim.x, [&](const uint4& e, auto&& f) {
-    for_each_split_piece(e.y, e.z, threadIdx.x, blockDim.x, f);
-  });
+  using X = XyzzOf<G>;
+  __shared__ alignas(16) unsigned char raw[kAggBlock * sizeof(X)];
+  X* sm = reinterpret_cast<X*>(raw);
+  const uint32_t count = *w.heavy_count, M = w.M();
+  for (uint32_t h = blockIdx.x; h < count; h += gridDim.x) {
+    const uint4 e = w.heavy[h];
+    const X* buf = w.buffer + size_t(e.x / M) * w.slots();
+    X acc = X::infinity();
+    for_each_split_piece(e.y, e.z, threadIdx.x, blockDim.x, [&](uint32_t slot) { acc = acc.add(buf[slot]); });
+    sm[threadIdx.x] = acc;
+    __syncthreads();
+    for (unsigned k = kAggBlock / 2; k > 0; k >>= 1) {
+      if (threadIdx.x < k) sm[threadIdx.x] = sm[threadIdx.x].add(sm[threadIdx.x + k]);
+      __syncthreads();
+    }
+    if (threadIdx.x == 0) w.buckets[e.x] = sm[0];
+    __syncthreads();
+  }
 }
 
 // O in every bucket, written word by word from a copy of O's words so that a warp's stores are
