@@ -308,19 +308,39 @@ function checkDirect(name: string, keys: number[], weights: bigint[], Tn: number
       }
 }
 
-// §5: the same entries through the constant-time layout (run of bucket k at slot tid + k, zero
-// digits as O) and the op_index rounds; every bucket must equal the plain sum, as Alg. 5 gave.
+// §5: the same entries through the constant-time layout (whole runs to their buckets, each thread's
+// first and last run to slots 2·tid and 2·tid + 1, zero digits as O) and the op_index rounds as
+// ct_aggregate.cu launches them ([threads a block, resident blocks]: kCtBlock = 128 as on an H100,
+// as on a device that holds one block, and smaller blocks, for more launches on small buffers):
+// every bucket written once, by Alg. 4 or by §5, and equal to the plain sum.
+const CT_LAUNCHES = [
+  [128, 396],
+  [128, 1],
+  [1, 1000],
+  [2, 3],
+  [8, 2],
+];
 function checkConstantTime(name: string, keys: number[], weights: bigint[], Tn: number, c: number, want: bigint[]): void {
   const M = 2 ** (c - 2);
   const ct = T().accumulateCt(Uint32Array.from(keys), BigUint64Array.from(weights), Tn, c);
   let P = 4;
-  while (P < Tn + Math.max(M, Tn)) P *= 2;
+  while (P < 2 * Tn) P *= 2;
   expect(ct.index.length).toBe(P);
-  // Zero-digit runs are O; slots holding a run's index sit at tid + index.
   for (let s = 0; s < P; s++) check(ct.index[s] !== 0 || ct.buffer[s] === 0n, () => `${name}: index-0 slot ${s} is not O`);
-  const buckets = T().ctAggregate(ct.index, ct.buffer, c);
-  for (let p = 0; p < M; p++) {
-    if (buckets[p] !== want[p]) throw new Error(`${name} (§5): bucket ${p + 1}: ${buckets[p]} ≠ ${want[p]}`);
+  // Slots in order: buckets ascending, index 0 only before the first bucket and after the last.
+  const nz = Array.from(ct.index.keys()).filter((s) => ct.index[s] !== 0);
+  for (let k = 1; k < nz.length; k++) {
+    const [a, b] = [nz[k - 1], nz[k]];
+    check(b === a + 1 && ct.index[a] <= ct.index[b], () => `${name}: slots ${a}, ${b} hold ${ct.index[a]}, ${ct.index[b]}`);
+  }
+  for (const [block, resident] of CT_LAUNCHES) {
+    const agg = T().ctAggregate(ct.index, ct.buffer, c, block, resident);
+    for (let p = 0; p < M; p++) {
+      const tag = `${name} (§5, ${block} × ${resident}): bucket ${p + 1}`;
+      if (ct.written[p] + agg.written[p] > 1) throw new Error(`${tag} written ${ct.written[p]}× by Alg. 4, ${agg.written[p]}× by §5`);
+      const got = ct.written[p] ? ct.buckets[p] : agg.buckets[p];
+      if (got !== want[p]) throw new Error(`${tag}: ${got} ≠ ${want[p]}`);
+    }
   }
 }
 
@@ -372,14 +392,17 @@ describe('Alg. 4 buffers and Alg. 5 search (cuda/msm/accumulate.cuh, aggregate.c
 });
 
 describe('§5 constant-time aggregation (cuda/msm/ct_aggregate.cuh) beyond the shared layouts', () => {
-  test('random layouts at every padding: T + 2^(c−2) just below, at and above a power of two', () => {
+  test('random layouts at every padding: 2T just below, at and above a power of two', () => {
     for (const [n, Tn, c] of [
-      [100, 4, 4], // 4 + 4 = 8 slots: P = 8
-      [100, 5, 4], // 9 → 16
-      [1000, 60, 8], // 124 → 128
+      [100, 4, 4], // 8 slots: P = 8
+      [100, 5, 4], // 10 → 16
+      [1000, 63, 8], // 126 → 128
       [1000, 64, 8], // 128 → 128
-      [1000, 65, 8], // 129 → 256
+      [1000, 65, 8], // 130 → 256
       [3, 1, 2], // 2 slots → P = 4
+      [5000, 300, 10], // 600 → 1024
+      [5000, 1000, 10], // 2000 → 2048: two launches at 128 threads a block and 396 resident
+      [40, 100, 6], // fewer entries than threads
     ]) {
       const M = 2 ** (c - 2);
       for (const zeroShare of [0, 0.5, 0.95]) {
@@ -398,7 +421,7 @@ describe('§5 constant-time aggregation (cuda/msm/ct_aggregate.cuh) beyond the s
     // harness reports the second OUT instead of silently dropping a part.
     const index = Uint32Array.from([1, 3, 0, 3, 4, 0, 0, 0]);
     const buffer = BigUint64Array.from([1n, 2n, 0n, 4n, 8n, 0n, 0n, 0n]);
-    expect(() => T().ctAggregate(index, buffer, 4)).toThrow(/bucket 3 written 2 times/);
+    expect(() => T().ctAggregate(index, buffer, 4, 128, 396)).toThrow(/bucket 3 written 2 times/);
   });
 });
 

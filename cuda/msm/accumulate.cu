@@ -1,8 +1,9 @@
 // Accumulation kernel, Chen et al. §3.3 Alg. 4: T threads per window, each summing its even share
 // of the window's sorted entries into XYZZ runs: in the default mode each run a thread holds whole
-// straight into its bucket and the two that may be split into the buffer (accumulate_thread_direct),
-// in the homogeneous mode every run into the compact buffer for Alg. 5 (accumulate_thread); the
-// index logic is in accumulate.cuh, shared with the host tests.
+// straight into its bucket and the two that may be split into the buffer (accumulate_thread_direct;
+// the constant-time mode alike for §5: accumulate_thread_ct), in the homogeneous mode every run into
+// the compact buffer for Alg. 5 (accumulate_thread); the index logic is in accumulate.cuh, shared
+// with the host tests.
 //
 // Adding an entry (Alg. 4 lines 13–20): the point 2^min(EXP,τ)·P_i comes from the table, is
 // negated for SIGN, and when EXP > τ doubled EXP − τ more times (mdbl-2008-s-1 then
@@ -251,7 +252,8 @@ struct HomogeneousAcc {
 
 // §5 accumulation: τ = c − 1 (the engine enforces it), so every entry is one table read, a
 // branch-free negation and one complete mixed addition (RCB Alg. 8, 11M) whose result is kept or
-// dropped by select; the runs stay homogeneous for the constant-time aggregation.
+// dropped by select; the runs stay homogeneous, those a thread holds whole stored to their buckets,
+// its first and last to the §5 buffer (accumulate_thread_ct).
 template <class G, class Sum>
 struct ConstantTimeAcc {
   using A = AffineOf<G>;
@@ -261,6 +263,7 @@ struct ConstantTimeAcc {
   uint32_t n;
   int shift;  // value_shift(c)
   H* __restrict__ buffer;
+  H* __restrict__ buckets;  // the window's, bucket b at b − 1
   Sum s;  // RegisterSum<H>, or SharedSum<H>: the old sum is read again for the select, not held
 
   __device__ __forceinline__ void restart(bool cond) { s.set(H::select(cond, H::infinity(), s.get())); }
@@ -270,6 +273,7 @@ struct ConstantTimeAcc {
     H::add_into(s, p, skip);
   }
   __device__ __forceinline__ void store(uint32_t slot) { buffer[slot] = s.get(); }
+  __device__ __forceinline__ void bucket(uint32_t b) { buckets[b - 1] = s.get(); }
 };
 
 template <class G, Budget B, Accumulation Mode>
@@ -285,7 +289,8 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B)) acc
     const Span sp = thread_span(0, count, w.T, tid);
     using H = ec::HomogeneousOf<G>;
     using Sum = std::conditional_t<B == Budget::shared, SharedSum<H>, RegisterSum<H>>;
-    ConstantTimeAcc<G, Sum> acc{w.table, w.n, value_shift(w.c), w.ct_buffer() + size_t(j) * w.ct_padded(), {}};
+    ConstantTimeAcc<G, Sum> acc{w.table, w.n, value_shift(w.c), w.ct_buffer() + size_t(j) * w.ct_padded(),
+                                w.ct_buckets() + size_t(j) * w.M(), {}};
     if constexpr (B == Budget::shared) acc.s.base = acc_shared + threadIdx.x;
     accumulate_thread_ct(tid, sp, keys, w.vals + base, w.buf_index + size_t(j) * w.ct_padded(), acc);
   } else if constexpr (Mode == Accumulation::homogeneous) {

@@ -157,30 +157,39 @@ MSM_HD MSM_INLINE void accumulate_thread_direct(uint32_t tid, Span sp, const Key
 
 // Alg. 4 for the constant-time mode (§5): the same even split, but over every entry of the window
 // (zero digits included, added as O: thread_span with first = 0), so each thread performs ⌈n/T⌉
-// additions whatever the digits are, and the run of bucket k goes to slot tid + k (Eq. (2) per run)
-// rather than the next free slot, the layout ct_aggregate.cuh needs. Acc: restart(cond) starts a new
-// sum when cond, add(value, skip) always runs its formula and keeps the old sum when skip, store(slot).
-// The run ends are the one data-dependent step: a store (and index write) per run, at most
-// M/T + 2 per thread (the paper's Alg. 4 has the same).
+// additions whatever the digits are. As in accumulate_thread_direct only a thread's first and last
+// runs can be shared with a neighbour, so every run between them is its bucket's whole sum and is
+// stored there (acc.bucket); the first goes to slot 2·tid (head_slot) and the last, when it is
+// another, to 2·tid + 1 (tail_slot), each slot's bucket in buffer_index. §5 (ct_aggregate.cuh) then
+// runs over 2T slots instead of the paper's T + M (tid + k per run): at 2^24 points and 2^21
+// buckets, 2^18 padded slots against 2^22. With a single run the tail slot keeps O but takes the
+// run's bucket, so that slots read in order never put an index-0 slot between two equal buckets;
+// the keys are sorted, so the slots' buckets are too, and a bucket's pieces lie in consecutive
+// slots. Acc: restart(cond) starts a new sum when cond, add(value, skip) always runs its formula and
+// keeps the old sum when skip, store(slot), bucket(b). The run ends are the one data-dependent step:
+// a store per run, at most M/T + 2 per thread (the paper's Alg. 4 has the same).
 template <class Acc, class Keys>
 MSM_HD MSM_INLINE void accumulate_thread_ct(uint32_t tid, Span sp, const Keys& keys, const uint32_t* values,
                                             uint32_t* buffer_index, Acc& acc) {
   if (sp.s >= sp.e) return;
   uint32_t prev = keys[sp.s];
+  buffer_index[head_slot(tid)] = prev;
+  bool first_run = true;
   acc.restart(true);
   for (uint32_t i = sp.s; i < sp.e; ++i) {
     const uint32_t key = keys[i];
     const bool changed = key != prev;
-    if (changed) {
-      acc.store(tid + prev);
-      buffer_index[tid + prev] = prev;
+    if (changed) {  // prev ≥ 1 past the first run: zero digits sort first
+      if (first_run) acc.store(head_slot(tid));
+      else acc.bucket(prev);
+      first_run = false;
     }
     acc.restart(changed);
     acc.add(values[i], key == 0);
     prev = key;
   }
-  acc.store(tid + prev);
-  buffer_index[tid + prev] = prev;
+  acc.store(first_run ? head_slot(tid) : tail_slot(tid));
+  buffer_index[tail_slot(tid)] = prev;
 }
 
 // Slots per window (buffer and buffer_index): T + M for M = 2^log_m buckets, and at least the 2T of

@@ -127,41 +127,13 @@ __global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_
   }
 }
 
-// O in every bucket, written word by word from a copy of O's words so that a warp's stores are
-// consecutive (a point per thread, 24 words apart at BLS12-381, ran at ~0.35 TB/s: 1.1 ms at 2^21
-// buckets, bench/gpu-notes.md).
-template <class P>
-__global__ void __launch_bounds__(kAggBlock) clear_kernel(uint64_t* __restrict__ words, uint32_t count) {
-  constexpr uint32_t K = sizeof(P) / 8;
-  __shared__ uint64_t pattern[K];
-  if (threadIdx.x == 0) {
-    const P o = P::infinity();
-    memcpy(pattern, &o, sizeof(P));
-  }
-  __syncthreads();
-  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < count) words[i] = pattern[i % K];
-}
-
+// O in every bucket (the constant-time mode's homogeneous ones, else XYZZ): Alg. 4 and the
+// aggregation write only the buckets that have entries.
 template <class G>
 void launch_clear_buckets(const Workspace<G>& w, cudaStream_t s) {
-  using X = XyzzOf<G>;
-  static_assert(sizeof(X) % 8 == 0, "points of 64-bit words");
-  const uint64_t count = uint64_t(w.W) * w.M() * (sizeof(X) / 8);
-  if (count >= (uint64_t(1) << 32)) throw EngineError("ERR_CUDA", "clear_kernel: too many bucket words");
-  clear_kernel<X><<<unsigned(blocks_for(count, kAggBlock)), kAggBlock, 0, s>>>(reinterpret_cast<uint64_t*>(w.buckets),
-                                                                                 uint32_t(count));
-  MSM_LAUNCH_CHECK("clear_kernel");
-}
-
-// As many blocks of `kernel` as can be resident at once beside nothing else.
-template <class K>
-unsigned resident_grid(K kernel, int device) {
-  int sms = 0, blocks = 0;
-  MSM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  MSM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kAggBlock, 0));
-  if (blocks < 1) throw EngineError("ERR_CUDA", "an aggregation kernel cannot be resident on the device");
-  return unsigned(sms) * unsigned(blocks);
+  const size_t count = size_t(w.W) * w.M();
+  if (w.mode == Accumulation::constant_time) launch_fill_infinity(w.ct_buckets(), count, s);
+  else launch_fill_infinity(w.buckets, count, s);
 }
 
 template <class G>
@@ -170,7 +142,7 @@ void launch_aggregate(const Workspace<G>& w, int device, cudaStream_t s) {
   if (w.mode == Accumulation::xyzz) {
     split_kernel<G><<<dim3(blocks_for(w.T, kAggBlock), unsigned(w.W)), kAggBlock, 0, s>>>(w);
     MSM_LAUNCH_CHECK("split_kernel");
-    split_heavy_kernel<G><<<resident_grid(split_heavy_kernel<G>, device), kAggBlock, 0, s>>>(w);
+    split_heavy_kernel<G><<<resident_grid(split_heavy_kernel<G>, kAggBlock, device), kAggBlock, 0, s>>>(w);
     MSM_LAUNCH_CHECK("split_heavy_kernel");
     return;
   }
@@ -178,7 +150,7 @@ void launch_aggregate(const Workspace<G>& w, int device, cudaStream_t s) {
   MSM_LAUNCH_CHECK("classify_kernel");
   // As many heavy blocks as can be resident at once beside nothing else; the surplus exit at once.
   const unsigned per_window = blocks_for(w.M(), kAggBlock);
-  const uint64_t heavy = resident_grid(aggregate_kernel<G>, device), grid = heavy + uint64_t(per_window) * uint64_t(w.W);
+  const uint64_t heavy = resident_grid(aggregate_kernel<G>, kAggBlock, device), grid = heavy + uint64_t(per_window) * uint64_t(w.W);
   if (grid > 0x7fffffffu) throw EngineError("ERR_CUDA", "aggregate_kernel: too many blocks");
   aggregate_kernel<G><<<unsigned(grid), kAggBlock, 0, s>>>(w, uint32_t(heavy), per_window);
   MSM_LAUNCH_CHECK("aggregate_kernel");

@@ -1,29 +1,16 @@
 // Constant-time aggregation kernels, Chen et al. §5 (index logic and Table 5 in ct_aggregate.cuh):
-// ct_prepare fills every window's padded buffer and buckets with O (index 0) before Alg. 4; then one
-// launch per round, each thread running ct_group on its four elements (two complete additions, RCB
-// Alg. 7, and two copies), all windows at once; then ct_final per window. The rounds' thread counts
-// depend only on n, c and the device, never on the scalars.
+// launch_ct_prepare sets every window's padded buffer to O (index 0) before Alg. 4 (the buckets are
+// set to O by launch_clear_buckets, aggregate.cu); then the rounds, several per launch
+// (ct_launch_last), each thread running ct_group on groups of four elements (two complete additions,
+// RCB Alg. 7, and two copies), all windows at once, the last launch ending with ct_final per window.
+// The launches and their thread counts depend only on n, c and the device, never on the scalars.
+#include <algorithm>
+
 #include "device.cuh"
 #include "stages.cuh"
 #include "tuning.hpp"
 
 namespace msm::gpu {
-
-
-template <class G>
-__global__ void __launch_bounds__(kCtBlock) ct_prepare_kernel(Workspace<G> w) {
-  using H = HomOf<G>;
-  const uint32_t j = blockIdx.y;
-  const uint32_t P = w.ct_padded(), M = w.M();
-  H* buf = w.ct_buffer() + size_t(j) * P;
-  uint32_t* index = w.buf_index + size_t(j) * P;
-  H* B = w.ct_buckets() + size_t(j) * M;
-  for (uint32_t s = blockIdx.x * blockDim.x + threadIdx.x; s < P; s += gridDim.x * blockDim.x) {
-    buf[s] = H::infinity();
-    index[s] = 0;
-    if (s < M) B[s] = H::infinity();
-  }
-}
 
 template <class G>
 __device__ __forceinline__ auto window_buckets(const Workspace<G>& w, uint32_t j) {
@@ -31,46 +18,45 @@ __device__ __forceinline__ auto window_buckets(const Workspace<G>& w, uint32_t j
   return [B](uint32_t v) { return B + (v - 1); };  // bucket v ≥ 1 at v − 1
 }
 
+// Rounds d0 … d1 (ct_aggregate.cuh ct_launch_last / ct_launch_base); the block barrier makes one
+// round's writes visible to the next (global memory, within the block). The last launch has one
+// block per window, which ends with ct_final.
 template <class G>
-__global__ void __launch_bounds__(kCtBlock) ct_round_kernel(Workspace<G> w, uint32_t d) {
+__global__ void __launch_bounds__(kCtBlock) ct_rounds_kernel(Workspace<G> w, uint32_t d0, uint32_t d1) {
   const uint32_t j = blockIdx.y;
   const uint32_t P = w.ct_padded();
-  const uint32_t q = blockIdx.x * blockDim.x + threadIdx.x;
-  if (q >= P / (4 * d)) return;
-  ct_group(w.ct_buffer() + size_t(j) * P, w.buf_index + size_t(j) * P, 4 * d * q, d, window_buckets(w, j));
-}
-
-template <class G>
-__global__ void ct_final_kernel(Workspace<G> w) {
-  const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j >= uint32_t(w.W)) return;
-  const uint32_t P = w.ct_padded();
-  ct_final(w.ct_buffer() + size_t(j) * P, w.buf_index + size_t(j) * P, P / 2, window_buckets(w, j));
+  HomOf<G>* const buf = w.ct_buffer() + size_t(j) * P;
+  uint32_t* const index = w.buf_index + size_t(j) * P;
+  for (uint32_t d = d0; d <= d1; d <<= 1) {
+    for (uint32_t k = threadIdx.x; k < d1 / d; k += blockDim.x)
+      ct_group(buf, index, ct_launch_base(blockIdx.x, k, d, d1), d, window_buckets(w, j));
+    __syncthreads();
+  }
+  if (d1 == P / 4 && threadIdx.x == 0) ct_final(buf, index, P / 2, window_buckets(w, j));
 }
 
 template <class G>
 void launch_ct_prepare(const Workspace<G>& w, cudaStream_t s) {
-  const dim3 grid(blocks_for(w.ct_padded(), kCtBlock), unsigned(w.W));
-  ct_prepare_kernel<G><<<grid, kCtBlock, 0, s>>>(w);
-  MSM_LAUNCH_CHECK("ct_prepare_kernel");
+  const size_t slots = size_t(w.W) * w.ct_padded();
+  launch_fill_infinity(w.ct_buffer(), slots, s);
+  MSM_CUDA_CHECK(cudaMemsetAsync(w.buf_index, 0, slots * sizeof(uint32_t), s));
 }
 
 template <class G>
-void launch_ct_aggregate(const Workspace<G>& w, cudaStream_t s) {
+void launch_ct_aggregate(const Workspace<G>& w, int device, cudaStream_t s) {
   const uint32_t P = w.ct_padded();
-  for (int r = 0, rounds = ct_rounds(P); r < rounds; ++r) {
-    const uint32_t d = 1u << r;
-    const dim3 grid(blocks_for(P / (4 * d), kCtBlock), unsigned(w.W));
-    ct_round_kernel<G><<<grid, kCtBlock, 0, s>>>(w, d);
-    MSM_LAUNCH_CHECK("ct_round_kernel");
+  const uint32_t resident = std::max(1u, resident_grid(ct_rounds_kernel<G>, kCtBlock, device) / unsigned(w.W));
+  for (uint32_t d0 = 1; d0 <= P / 4;) {
+    const uint32_t d1 = ct_launch_last(d0, P, kCtBlock, resident);
+    ct_rounds_kernel<G><<<dim3(P / (4 * d1), unsigned(w.W)), kCtBlock, 0, s>>>(w, d0, d1);
+    MSM_LAUNCH_CHECK("ct_rounds_kernel");
+    d0 = 2 * d1;
   }
-  ct_final_kernel<G><<<blocks_for(unsigned(w.W), 32), 32, 0, s>>>(w);
-  MSM_LAUNCH_CHECK("ct_final_kernel");
 }
 
 #define MSM_INSTANTIATE(G)                                                  \
   template void launch_ct_prepare<G>(const Workspace<G>&, cudaStream_t); \
-  template void launch_ct_aggregate<G>(const Workspace<G>&, cudaStream_t);
+  template void launch_ct_aggregate<G>(const Workspace<G>&, int, cudaStream_t);
 MSM_FOR_EACH_STAGE_CURVE(MSM_INSTANTIATE)
 #undef MSM_INSTANTIATE
 

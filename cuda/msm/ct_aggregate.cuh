@@ -1,11 +1,13 @@
 // Constant-time aggregation of the buffered runs into buckets: Chen et al. §5 (papers/000), the
 // index logic shared by the kernels (ct_aggregate.cu) and the host tests (test/native/stages_ct.cpp).
 //
-// The buffer comes from accumulate_thread_ct (accumulate.cuh): thread tid's run of bucket k sits at
-// slot tid + k, unused slots hold O with index 0 (the paper's redundant bucket at offset 0; our
-// bucket indices already start at 1, 0 being the zero digit, whose runs are O too). A bucket split
-// over threads tid, tid+1, … therefore lies in consecutive slots, and an index-0 slot only ever sits
-// between smaller and larger indices, as §5 requires. Index 0 compares "equal to the preceding
+// The buffer comes from accumulate_thread_ct (accumulate.cuh): thread tid's first run sits at slot
+// 2·tid and its last at 2·tid + 1 (O with the first run's bucket when it has one run); every other
+// run went to its bucket directly and never reaches §5. Unused slots hold O with index 0 (the
+// paper's redundant bucket at offset 0; our bucket indices already start at 1, 0 being the zero
+// digit, whose runs are O too). A bucket split over threads tid, tid+1, … therefore lies in
+// consecutive slots, and index-0 slots sit only before the smallest index (zero digits) and after
+// the largest (empty threads, padding), as §5 requires. Index 0 compares "equal to the preceding
 // value and smaller than the following one", so it joins the run before it and adds O there.
 //
 // Round r (distance d = 2^r) gives each thread the four elements A, B, C, D at base + {0, d, 2d, 3d}
@@ -59,6 +61,8 @@ MSM_HD MSM_INLINE uint32_t ct_padded(uint32_t slots) {
   while (p < slots) p <<= 1;
   return p;
 }
+// The window's §5 buffer for T Alg. 4 threads: their head and tail slots, padded.
+MSM_HD MSM_INLINE uint32_t ct_window_slots(uint32_t T) { return ct_padded(2 * T); }
 
 // One thread of one round. P: point type with add (complete: O, P = ±Q) and copy; buf/index: the
 // window's padded buffer; bucket(v): address of bucket v ≥ 1 (index 0, the redundant bucket, goes
@@ -112,6 +116,27 @@ MSM_HD MSM_INLINE int ct_rounds(uint32_t padded) {
   int r = 0;
   while ((4u << r) <= padded) ++r;
   return r;
+}
+
+// The rounds in launches (ct_aggregate.cu). A launch runs distances d0, 2·d0, …, d1, its block b
+// owning the elements [4·d1·b, 4·d1·(b + 1)), which hold d1/d groups at distance d (its threads take
+// them in turn), with a barrier of the block between its rounds; the next launch starts at 2·d1. A
+// round's groups lie inside one block's elements up to d1, so the order is §5's. Each round costs
+// two complete additions' latency, and between launches the device drains and refills: so a launch
+// spans as many rounds as keep every thread busy in its first (d1 = d0·block), more where that many
+// blocks would not all be resident at once (`resident`: a second wave would repeat every round),
+// and the last launch takes every remaining round once its first has at most two groups a thread,
+// ending with ct_final. For P = 2^18 and 128 threads: d = 1 … 128 or 1 … 256, then the rest.
+MSM_HD MSM_INLINE uint32_t ct_launch_last(uint32_t d0, uint32_t padded, uint32_t block, uint32_t resident) {
+  const uint32_t top = padded / 4;
+  if (top / d0 <= 2 * block) return top;
+  uint32_t d1 = d0 * block;
+  while (d1 < top && top / d1 > resident) d1 *= 2;
+  return d1 < top ? d1 : top;
+}
+// The base of the k-th group (k < d1/d) of block b at distance d in the launch ending at d1.
+MSM_HD MSM_INLINE uint32_t ct_launch_base(uint32_t b, uint32_t k, uint32_t d, uint32_t d1) {
+  return 4 * d * (b * (d1 / d) + k);
 }
 
 }  // namespace msm::gpu

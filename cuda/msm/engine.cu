@@ -500,7 +500,8 @@ class CudaEngine final : public Engine {
 
   // Alg. 3–5 on points [first, first + count) into the context's buckets: a later piece's added onto
   // them in the default mode (Workspace::later), else written into keys_in's region (the plan sizes
-  // it for them; the sort has read it by then) for launch_merge_buckets.
+  // it for them; the sort has read it by then) for launch_merge_buckets. Alg. 4 writes only the
+  // buckets that have entries in the default and constant-time modes, so theirs are set to O first.
   void run_piece(const uint32_t* d_scalars, uint32_t first, uint32_t count, bool later, cudaEvent_t consumed) {
     cudaStream_t s = stream_->s;
     Workspace<G> w = w_;
@@ -519,10 +520,14 @@ class CudaEngine final : public Engine {
                  sort_key_bits(w.log_m(), w.sort_group), s);
     prof_.mark("sort", s);
     const bool ct = w.mode == Accumulation::constant_time;
-    if (ct) launch_ct_prepare<G>(w, s);
+    if (ct) {  // after the sort: a later piece's buckets are keys_in's region, which it reads
+      launch_ct_prepare<G>(w, s);
+      launch_clear_buckets<G>(w, s);
+      prof_.mark("clear", s);
+    }
     launch_accumulate<G>(w, s);
     prof_.mark("accumulate", s);
-    if (ct) launch_ct_aggregate<G>(w, s);
+    if (ct) launch_ct_aggregate<G>(w, device_, s);
     else launch_aggregate<G>(w, device_, s);
     prof_.mark("aggregate", s);
   }

@@ -251,7 +251,7 @@ Plan make_plan(const PlanInput& in) {
   // Entries per window: n, or all D·n in the one shared window.
   const uint64_t entries = p.shared_buckets ? uint64_t(p.D) * n1 : n1;
   p.T = std::max<uint32_t>(1, uint32_t(std::min<uint64_t>(threads_per_window(in.resident_threads, p.W), entries)));
-  p.slots = ct ? ct_padded(buffer_slots(p.T, log_m)) : buffer_slots(p.T, log_m);
+  p.slots = ct ? ct_window_slots(p.T) : buffer_slots(p.T, log_m);
   // The reduction counts a third of the register kernel's threads (PlanInput::chunk_threads): with one
   // bucket set a sweep of MSM_CUDA_CHUNK_LOG on the H100 (BN254 and BLS12-381 at 2^22 and 2^24,
   // c = 20 and 22) had it fastest at 2^15 chunks every time, l = 4 at 2^22 and 6 at 2^24 (BN254

@@ -56,7 +56,7 @@ struct Plan {
   int tau = 0;         // the table holds 2^h·P_i for h ≤ τ (§3.1); shared buckets: 2^(hc)·P_i, τ = D − 1
   uint32_t T = 0;      // Alg. 4 threads per window
   uint32_t M = 0;      // buckets per window, 2^(c−2) (odd digits only, §3.1), or 2^(c−1) shared
-  uint32_t slots = 0;  // Alg. 4 buffer slots per window: buffer_slots(T, log2 M) (Eq. (2)); constant time: padded to 2^k (§5)
+  uint32_t slots = 0;  // Alg. 4 buffer slots per window: buffer_slots(T, log2 M) (Eq. (2)); constant time: ct_window_slots(T) (§5)
   int chunk_log = 0;   // l: the reduction's chunk level sums chunks of 2^l buckets first (reduce.cuh)
   int sort_group = 1;  // g: windows per radix sort (sort.cu), on sort_key_bits(c, g) key bits
   Accumulation mode = Accumulation::xyzz;

@@ -75,7 +75,7 @@ struct Workspace {
   uint32_t* vals = nullptr;      // [W·entries()]
   void* sort_temp = nullptr;
   size_t sort_temp_bytes = 0;
-  X* buffer = nullptr;             // [W·slots()] Alg. 4 buffers (constant_time: [W·P] of HomOf<G>)
+  X* buffer = nullptr;             // [W·slots()] Alg. 4 buffers (constant_time: [W·P] of HomOf<G>, P = ct_padded())
   uint32_t* buf_offset = nullptr;  // [W·T] Alg. 4 buffer_offset (default mode: each thread's first key, `lead`)
   uint32_t* buf_index = nullptr;   // [W·slots()] Alg. 4 buffer_index (constant_time: [W·P])
   uint32_t* buf_used = nullptr;    // [W·T] Alg. 4 buffer_used (default mode: the split bucket each starts)
@@ -94,7 +94,7 @@ struct Workspace {
   MSM_HD uint32_t slots() const { return buffer_slots(T, log_m()); }
   // constant_time: P, the window's buffer padded to a power of two (ct_aggregate.cuh), and the views
   // of the buffer and bucket memory as homogeneous points.
-  MSM_HD uint32_t ct_padded() const { return ::msm::gpu::ct_padded(slots()); }
+  MSM_HD uint32_t ct_padded() const { return ct_window_slots(T); }
   MSM_HD HomOf<G>* ct_buffer() const { return reinterpret_cast<HomOf<G>*>(buffer); }
   MSM_HD HomOf<G>* ct_buckets() const { return reinterpret_cast<HomOf<G>*>(buckets); }
 
@@ -147,18 +147,19 @@ template <class G>
 void launch_accumulate(const Workspace<G>& w, cudaStream_t s);
 
 // aggregate.cu: the split buckets of the default mode's direct Alg. 4, else Alg. 5 (light buckets per
-// thread, heavy ones per block); launch_clear_buckets puts O in every bucket before the default
-// mode's first piece (Alg. 4 writes only the buckets that have entries).
+// thread, heavy ones per block); launch_clear_buckets puts O in every bucket before the first piece
+// of the default and constant-time modes and every piece of the constant-time one (Alg. 4 and §5
+// write only the buckets that have entries).
 template <class G>
 void launch_aggregate(const Workspace<G>& w, int device, cudaStream_t s);
 template <class G>
 void launch_clear_buckets(const Workspace<G>& w, cudaStream_t s);
 
-// ct_aggregate.cu: §5 — ct_prepare before Alg. 4 (O and index 0 everywhere), ct_aggregate after.
+// ct_aggregate.cu: §5 — ct_prepare before Alg. 4 (O and index 0 in every slot), ct_aggregate after.
 template <class G>
 void launch_ct_prepare(const Workspace<G>& w, cudaStream_t s);
 template <class G>
-void launch_ct_aggregate(const Workspace<G>& w, cudaStream_t s);
+void launch_ct_aggregate(const Workspace<G>& w, int device, cudaStream_t s);
 
 // merge.cu: the buckets of a later piece (`later`, laid out as w.buckets) added to w.buckets, one
 // addition per bucket: add-2008-s, or in constant time RCB Alg. 7 on every bucket.

@@ -1,8 +1,9 @@
 // `testing` exports for the constant-time mode and the homogeneous formulas, run on the host from
 // the same __host__ __device__ code the kernels use:
-//  - accumulateCt / ctAggregate: Alg. 4's §5 layout and the op_index rounds (ct_aggregate.cuh) with
-//    integers for points (O = 0, PADD = +), so test/stages.test.ts checks every bucket against the
-//    plain sums and the Alg. 5 path on adversarial layouts;
+//  - accumulateCt / ctAggregate: Alg. 4's constant-time layout (whole runs to their buckets, the
+//    first and last of each thread to §5's buffer) and the op_index rounds in ct_aggregate.cu's
+//    launches (ct_aggregate.cuh) with integers for points (O = 0, PADD = +), so
+//    test/stages.test.ts checks every bucket against the plain sums on adversarial layouts;
 //  - homogeneousCheck: RCB Alg. 7/8/9, mmadd-1998-cmo and the XYZZ conversion (ec/homogeneous.hpp)
 //    against the XYZZ formulas on random points and every exceptional pair, of G1 or G2.
 #include <napi.h>
@@ -35,14 +36,21 @@ struct IntPoint {
 struct IntCtAcc {
   const uint64_t* weights;
   IntPoint* buffer;
+  IntPoint* buckets;
+  uint32_t* bucket_writes;
   uint64_t acc = 0;
   void restart(bool cond) { acc = cond ? 0 : acc; }
   void add(uint32_t v, bool skip) { acc = skip ? acc : acc + weights[v]; }
   void store(uint32_t slot) { buffer[slot] = IntPoint{acc}; }
+  void bucket(uint32_t b) {
+    buckets[b - 1] = IntPoint{acc};
+    ++bucket_writes[b - 1];
+  }
 };
 
-// accumulateCt(keys (sorted, one window), weights, T, c) → { index, buffer } of P = ct_padded(T + M)
-// slots, O / index 0 where no run was stored.
+// accumulateCt(keys (sorted, one window), weights, T, c) → { index, buffer, buckets, written }: the
+// §5 buffer of P = ct_window_slots(T) slots (O / index 0 where no run was stored) and the M buckets
+// Alg. 4 wrote directly, with how often each was written.
 Napi::Value accumulate_ct(const Napi::CallbackInfo& cb) {
   auto keys = typed_arg<Napi::Uint32Array>(cb, 0, "keys");
   auto weights = typed_arg<Napi::BigUint64Array>(cb, 1, "weights");
@@ -54,11 +62,11 @@ Napi::Value accumulate_ct(const Napi::CallbackInfo& cb) {
     if (keys[i] > M || (i && keys[i] < keys[i - 1])) fail(cb.Env(), "keys must be sorted and ≤ 2^(c−2)");
   std::vector<uint32_t> values(n);
   for (uint32_t i = 0; i < n; ++i) values[i] = i;
-  const uint32_t P = gpu::ct_padded(gpu::buffer_slots(T, gpu::log2_buckets(int(c))));
-  std::vector<uint32_t> index(P, 0);
-  std::vector<IntPoint> buffer(P, IntPoint{0});
+  const uint32_t P = gpu::ct_window_slots(T);
+  std::vector<uint32_t> index(P, 0), writes(M, 0);
+  std::vector<IntPoint> buffer(P, IntPoint{0}), buckets(M, IntPoint{0});
   for (uint32_t tid = 0; tid < T; ++tid) {
-    IntCtAcc acc{weights.Data(), buffer.data()};
+    IntCtAcc acc{weights.Data(), buffer.data(), buckets.data(), writes.data()};
     gpu::accumulate_thread_ct(tid, gpu::thread_span(0, n, T, tid), keys.Data(), values.data(), index.data(), acc);
   }
   Napi::Env env = cb.Env();
@@ -67,20 +75,30 @@ Napi::Value accumulate_ct(const Napi::CallbackInfo& cb) {
   std::memcpy(idx.Data(), index.data(), P * 4);
   auto buf = Napi::BigUint64Array::New(env, P);
   for (uint32_t s = 0; s < P; ++s) buf[s] = buffer[s].v;
+  auto bk = Napi::BigUint64Array::New(env, M);
+  for (uint32_t p = 0; p < M; ++p) bk[p] = buckets[p].v;
+  auto wr = Napi::Uint32Array::New(env, M);
+  std::memcpy(wr.Data(), writes.data(), M * 4);
   o.Set("index", idx);
   o.Set("buffer", buf);
+  o.Set("buckets", bk);
+  o.Set("written", wr);
   return o;
 }
 
-// ctAggregate(index, buffer, c) → BigUint64Array(M): bucket p (= index p + 1) after the §5 rounds.
-// A bucket written twice throws (a run cut in two would lose one of its parts).
+// ctAggregate(index, buffer, c, block, resident) → { buckets, written }: bucket p (= index p + 1)
+// after the §5 rounds as ct_aggregate.cu launches them with `block` threads a block and `resident`
+// blocks at once (ct_launch_last, ct_launch_base; block a power of two), and how often each bucket
+// was written. Every group of every round must be run exactly once, and a bucket written twice
+// throws (a run cut in two would lose one of its parts).
 Napi::Value ct_aggregate(const Napi::CallbackInfo& cb) {
   auto index_in = typed_arg<Napi::Uint32Array>(cb, 0, "index");
   auto buffer_in = typed_arg<Napi::BigUint64Array>(cb, 1, "buffer");
-  const uint32_t c = u32_arg(cb, 2, "c");
+  const uint32_t c = u32_arg(cb, 2, "c"), block = u32_arg(cb, 3, "block"), resident = u32_arg(cb, 4, "resident");
   const uint32_t P = uint32_t(index_in.ElementLength());
   if (buffer_in.ElementLength() != P || P < 4 || (P & (P - 1)) || c < 2 || c > 16)
     fail(cb.Env(), "index and buffer must have the same power-of-two length ≥ 4");
+  if (block == 0 || (block & (block - 1)) || resident == 0) fail(cb.Env(), "block must be a power of two, resident ≥ 1");
   const uint32_t M = 1u << (c - 2);
   std::vector<uint32_t> index(index_in.Data(), index_in.Data() + P);
   std::vector<IntPoint> buf(P);
@@ -108,21 +126,49 @@ Napi::Value ct_aggregate(const Napi::CallbackInfo& cb) {
       if (!seen && buckets[v[i] - 1].v != before[i]) ++writes[v[i] - 1];
     }
   };
-  for (int r = 0, rounds = gpu::ct_rounds(P); r < rounds; ++r) {
-    const uint32_t d = 1u << r;
-    for (uint32_t q = 0; q < P / (4 * d); ++q) {
-      const uint32_t base = 4 * d * q;
-      watched([&] { gpu::ct_group(buf.data(), index.data(), base, d, bucket_at); },
-              {base, base + d, base + 2 * d, base + 3 * d});
+  // The launches in order; inside one, block by block, each block's rounds in order (the blocks'
+  // elements are disjoint, so this is one order the device may take). Every group of every round
+  // must run once: counted against §5's P/(4d), each base checked to be new.
+  std::vector<uint32_t> ran(gpu::ct_rounds(P), 0);
+  std::vector<std::vector<uint8_t>> done(ran.size());
+  for (size_t r = 0; r < ran.size(); ++r) done[r].assign(P / (4u << r), 0);
+  bool finished = false;
+  for (uint32_t d0 = 1; d0 <= P / 4;) {
+    const uint32_t d1 = gpu::ct_launch_last(d0, P, block, resident);
+    if (d1 < d0 || d1 > P / 4 || (d1 & (d1 - 1))) fail(cb.Env(), "a launch ending outside the rounds");
+    for (uint32_t b = 0; b < P / (4 * d1); ++b)
+      for (uint32_t d = d0; d <= d1; d <<= 1) {
+        for (uint32_t k = 0; k < d1 / d; ++k) {
+          const uint32_t base = gpu::ct_launch_base(b, k, d, d1);
+          if (base % (4 * d) || base + 3 * d >= P) fail(cb.Env(), "a group outside the round's layout");
+          int r = 0;
+          while ((1u << r) < d) ++r;
+          if (done[r][base / (4 * d)]++) fail(cb.Env(), "a group run twice in round " + std::to_string(r));
+          ++ran[r];
+          watched([&] { gpu::ct_group(buf.data(), index.data(), base, d, bucket_at); },
+                  {base, base + d, base + 2 * d, base + 3 * d});
+        }
+      }
+    if (d1 == P / 4) {  // the last launch: one block, which ends with ct_final
+      watched([&] { gpu::ct_final(buf.data(), index.data(), P / 2, bucket_at); }, {0u, P / 2});
+      finished = true;
     }
+    d0 = 2 * d1;
   }
-  watched([&] { gpu::ct_final(buf.data(), index.data(), P / 2, bucket_at); }, {0u, P / 2});
+  if (!finished) fail(cb.Env(), "no launch ended at P/4");
+  for (int r = 0; r < int(ran.size()); ++r)
+    if (ran[r] != P / (4u << r)) fail(cb.Env(), "round " + std::to_string(r) + " ran " + std::to_string(ran[r]) + " groups");
   for (uint32_t p = 0; p < M; ++p)
     if (writes[p] > 1) fail(cb.Env(), "bucket " + std::to_string(p + 1) + " written " + std::to_string(writes[p]) + " times");
   Napi::Env env = cb.Env();
+  auto o = Napi::Object::New(env);
   auto out = Napi::BigUint64Array::New(env, M);
   for (uint32_t p = 0; p < M; ++p) out[p] = buckets[p].v;
-  return out;
+  auto wr = Napi::Uint32Array::New(env, M);
+  std::memcpy(wr.Data(), writes.data(), M * 4);
+  o.Set("buckets", out);
+  o.Set("written", wr);
+  return o;
 }
 
 // A non-zero field element from v (Fp: v | 1; Fp2: (v | 1) + w·u).

@@ -95,8 +95,20 @@ export interface TestingAddon {
   // shared: 2^(c−1) plain buckets, Q = Σ (p+1)·B_p (else 2^(c−2) odd ones, Q = Σ (2p+1)·B_p)
   reduceIntegers(c: number, buckets: BigUint64Array, reverse: boolean, chunkLog?: number, localRounds?: number, shared?: boolean): { suffix: BigUint64Array; bhat1: bigint; total: bigint; q: bigint };
   // stages_ct.cpp: §5 and the complete formulas
-  accumulateCt(keys: Uint32Array, weights: BigUint64Array, T: number, c: number): { index: Uint32Array; buffer: BigUint64Array };
-  ctAggregate(index: Uint32Array, buffer: BigUint64Array, c: number): BigUint64Array;
+  accumulateCt(
+    keys: Uint32Array,
+    weights: BigUint64Array,
+    T: number,
+    c: number,
+  ): { index: Uint32Array; buffer: BigUint64Array; buckets: BigUint64Array; written: Uint32Array };
+  // block: threads per block of ct_aggregate.cu's round launches (a power of two); resident: blocks at once
+  ctAggregate(
+    index: Uint32Array,
+    buffer: BigUint64Array,
+    c: number,
+    block: number,
+    resident: number,
+  ): { buckets: BigUint64Array; written: Uint32Array };
   homogeneousCheck(curve: string, count: number, seed: number, group?: 'g1' | 'g2'): SelftestResult; // g2: bn254, bls12-381
   // tools.cpp
   // P_i = (s + i·t)·G of the group (default g1), canonical x‖y (G2: x.c0‖x.c1‖y.c0‖y.c1); with
