@@ -7,7 +7,7 @@ const babel = {
   configFile: false,
 };
 module.exports = {
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/test/support/environment.js', // node, and failed BigInt comparisons reported
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   transform: { '^.+\\.(t|j|mj)s$': ['babel-jest', babel] },
   transformIgnorePatterns: ['/node_modules/(?!(@noble)/)'],
