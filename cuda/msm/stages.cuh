@@ -147,9 +147,9 @@ template <class G>
 void launch_accumulate(const Workspace<G>& w, cudaStream_t s);
 
 // aggregate.cu: the split buckets of the default mode's direct Alg. 4, else Alg. 5 (light buckets per
-// thread, heavy ones per block); launch_clear_buckets puts O in every bucket before the first piece
-// of the default and constant-time modes and every piece of the constant-time one (Alg. 4 and §5
-// write only the buckets that have entries).
+// thread, heavy ones per block); launch_clear_buckets puts O in every bucket before the default
+// mode's first piece and before every piece of the constant-time mode (Alg. 4 and §5 write only
+// the buckets that have entries).
 template <class G>
 void launch_aggregate(const Workspace<G>& w, int device, cudaStream_t s);
 template <class G>
