@@ -37,9 +37,9 @@ function checkLayout(p: ContextPlan, n: number): void {
     recodeTable: p.sharedBuckets ? 0 : (2 ** p.c + 1) * 4,
     scalars0: n * 32,
     scalars1: n * 32,
-    // also the buckets of a later piece where the plan splits calls (engine.cu), once the sort has read
-    // it, but in the default mode, whose later piece adds onto the buckets
-    keysIn: p.firstPiece > 0 && p.mode !== 'xyzz' ? Math.max(p.D * n * 4, p.W * p.M * run) : p.D * n * 4,
+    // also the buckets of a constant-time later piece where the plan splits calls (engine.cu), once the
+    // sort has read it; the other modes' later piece adds onto the buckets
+    keysIn: p.firstPiece > 0 && p.mode === 'constant-time' ? Math.max(p.D * n * 4, p.W * p.M * run) : p.D * n * 4,
     valsIn: p.D * n * 4,
     keys: p.D * n * 4,
     vals: p.D * n * 4,
@@ -285,16 +285,16 @@ describe.each(CURVE_NAMES)('%s: shared buckets', (curve: CurveName) => {
 });
 
 // Which Alg. 4 kernel a context runs (tuning.hpp acc_shared_for): the running sums in shared memory
-// from 2^20 points in the default mode, and in the constant-time mode for the fields of 5 and 6
-// limbs; in registers below 2^20, in the homogeneous mode, for BN254's constant-time mode, and in G2.
+// from 2^20 points in the default mode, and in the constant-time and homogeneous modes for the
+// fields of 5 and 6 limbs; in registers below 2^20, for BN254's other modes, and in G2.
 describe('the running sums of Alg. 4', () => {
   const shared = (curve: CurveName, n: number, options: Parameters<ReturnType<typeof T>['planContext']>[2] = {}) =>
     T().planContext(curve, n, options, 80 * GB, RESIDENT).sharedSum;
   test.each(CURVE_NAMES)('%s G1: shared memory from 2^20 points in the default mode', (curve) => {
     expect([2 ** 16, 2 ** 20 - 1, 2 ** 20, 2 ** 24].map((n) => shared(curve, n))).toEqual([false, false, true, true]);
-    expect([2 ** 16, 2 ** 20, 2 ** 24].map((n) => shared(curve, n, { accumulation: 'homogeneous' }))).toEqual([false, false, false]);
-    const ct = curve !== 'bn254'; // BN254's 4 limbs keep the constant-time sums in registers
-    expect([2 ** 16, 2 ** 20, 2 ** 24].map((n) => shared(curve, n, { accumulation: 'constant-time' }))).toEqual([false, ct, ct]);
+    const wide = curve !== 'bn254'; // BN254's 4 limbs keep these modes' sums in registers
+    for (const accumulation of ['constant-time', 'homogeneous'] as const)
+      expect([2 ** 16, 2 ** 20, 2 ** 24].map((n) => shared(curve, n, { accumulation }))).toEqual([false, wide, wide]);
   });
   test.each(['bn254', 'bls12-381'] as const)('%s G2: registers in every mode', (curve) => {
     for (const accumulation of ['xyzz', 'homogeneous', 'constant-time'] as const)

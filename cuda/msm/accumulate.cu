@@ -164,7 +164,9 @@ __device__ __noinline__ H doubled_from(const A& p, uint32_t k) {
 // step (that entry then starts the new run alone: O + it needs no addition), and runs are stored
 // homogeneous and converted to XYZZ (3M + 1S) together after the span (finish), where the threads
 // of a warp have about as many runs each. Alg. 5 and §3.4 read XYZZ as in the default mode.
-template <class G>
+// Sum: the run's projective sum in registers, or for the 6- and 5-limb fields from 2^20 points in
+// shared memory (SharedSum, as the default mode's), added to in place (Homogeneous::add_into).
+template <class G, class Sum, class Wait>
 struct HomogeneousAcc {
   using A = AffineOf<G>;
   using H = ec::HomogeneousOf<G>;
@@ -174,15 +176,29 @@ struct HomogeneousAcc {
   uint32_t tau;
   int shift;  // value_shift(c)
   X* __restrict__ buffer;
-  H acc;
-  A pending;                  // the run's point waiting for a partner; with closing, the finished run's last
+  Sum acc;
+  Wait pending;                // the run's point waiting for a partner; with closing, the finished run's last
   bool has_pending = false;   // pending belongs to the current run
   bool closing = false;       // the previous run (acc + pending) goes to closing_slot at the next addition
   uint32_t position = 0;      // entries seen in this thread's span
   uint32_t closing_slot = 0;
 
+  // The sum as an operand: a reference where it is a register H (a copy taken before the out-of-line
+  // calls made ptxas spill 136 B at the tight budget, BLS12-381, where it spills none).
+  __device__ __forceinline__ decltype(auto) sum() const {
+    if constexpr (std::is_same_v<Sum, H>) return (acc);
+    else return acc.get();
+  }
+  __device__ __forceinline__ decltype(auto) waiting() const {
+    if constexpr (std::is_same_v<Wait, A>) return (pending);
+    else return pending.get();
+  }
+  __device__ __forceinline__ void hold(const A& p) {
+    if constexpr (std::is_same_v<Wait, A>) pending = p;
+    else pending.set(p);
+  }
   __device__ __forceinline__ void reset() {
-    if (!closing) acc = H::infinity();
+    if (!closing) acc.set(H::infinity());
     has_pending = false;
   }
   __device__ __forceinline__ void add(uint32_t v) {
@@ -193,35 +209,34 @@ struct HomogeneousAcc {
     H b;
     bool again = false;  // a second point (pending) to add after b
     if (closing) {  // the finished run's last point; this entry starts the next run alone
-      b = H::from_affine(pending);
-      pending = p;
+      b = H::from_affine(waiting());
+      hold(p);
     } else if (doubled) {
       b = doubled_from<H>(p, e - tau);
     } else if (!odd && !has_pending) {
-      pending = p;
+      hold(p);
       has_pending = true;
       return;
-    } else if (has_pending && pending.x != p.x && !pending.is_inf() && !p.is_inf()) {
-      b = H::add_distinct(pending, p);
+    } else if (has_pending && waiting().x != p.x && !waiting().is_inf() && !p.is_inf()) {
+      b = H::add_distinct(waiting(), p);
       has_pending = false;
     } else if (has_pending) {  // P = ±Q or O: one at a time
-      b = H::from_affine(pending);
-      pending = p;
+      b = H::from_affine(waiting());
+      hold(p);
       again = true;
       has_pending = false;
     } else {
       b = H::from_affine(p);
     }
-    H r;
-    if constexpr (ff::is_fp2<typename G::field>) r = add_complete(acc, b);
-    else r = acc.add(b);
+    if constexpr (ff::is_fp2<typename G::field>) acc.set(add_complete(sum(), b));
+    else H::add_into(acc, b);
     if (closing) {
-      put(closing_slot, r);
+      put(closing_slot, sum());
       closing = false;
-      acc = doubled ? doubled_from<H>(pending, e - tau) : H::from_affine(pending);
+      acc.set(doubled ? doubled_from<H>(waiting(), e - tau) : H::from_affine(waiting()));
       return;
     }
-    acc = again ? add_complete(r, H::from_affine(pending)) : r;
+    if (again) acc.set(add_complete(sum(), H::from_affine(waiting())));
   }
   __device__ __forceinline__ void store(uint32_t slot) {
     if (has_pending) {
@@ -229,13 +244,13 @@ struct HomogeneousAcc {
       closing_slot = slot;
       has_pending = false;
     } else {
-      put(slot, acc);
+      put(slot, sum());
     }
   }
   // After the span: the last run's waiting point, then the thread's `runs` runs from slot `first`
   // (Alg. 4's buffer_offset and buffer_used) to XYZZ.
   __device__ __forceinline__ void finish(uint32_t first, uint32_t runs) {
-    if (closing) put(closing_slot, add_complete(acc, H::from_affine(pending)));
+    if (closing) put(closing_slot, add_complete(sum(), H::from_affine(waiting())));
     closing = false;
     for (uint32_t s = first; s < first + runs; ++s) {
       const X x = buffer[s];
@@ -294,9 +309,17 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B)) acc
     if constexpr (B == Budget::shared) acc.s.base = acc_shared + threadIdx.x;
     accumulate_thread_ct(tid, sp, keys, w.vals + base, w.buf_index + size_t(j) * w.ct_padded(), acc);
   } else if constexpr (Mode == Accumulation::homogeneous) {
+    using H = ec::HomogeneousOf<G>;
     const uint32_t first = first_nonzero(keys, count);
     const Span sp = thread_span(first, count, w.T, tid);
-    HomogeneousAcc<G> acc{w.table, w.n, uint32_t(w.tau), value_shift(w.c), w.buffer + size_t(j) * w.slots()};
+    using A = AffineOf<G>;
+    constexpr bool in_shared = B == Budget::shared;
+    HomogeneousAcc<G, std::conditional_t<in_shared, SharedSum<H>, H>, std::conditional_t<in_shared, SharedSum<A>, A>> acc{
+        w.table, w.n, uint32_t(w.tau), value_shift(w.c), w.buffer + size_t(j) * w.slots()};
+    if constexpr (in_shared) {
+      acc.acc.base = acc_shared + threadIdx.x;
+      acc.pending.base = acc_shared + size_t(kAccBlock) * (sizeof(H) / 8) + threadIdx.x;
+    }
     uint32_t* const offset = w.buf_offset + size_t(j) * w.T;
     uint32_t* const used = w.buf_used + size_t(j) * w.T;
     accumulate_thread(tid, sp, keys, w.vals + base, offset, w.buf_index + size_t(j) * w.slots(), used, acc);
@@ -330,7 +353,14 @@ auto accumulate_entry(bool shared) {
 template <class G>
 size_t accumulate_smem(bool shared, Accumulation mode) {
   if (!shared) return 0;
-  return size_t(kAccBlock) * (mode == Accumulation::constant_time ? sizeof(HomOf<G>) : sizeof(XyzzOf<G>));
+  switch (mode) {
+    case Accumulation::xyzz:
+      return size_t(kAccBlock) * sizeof(XyzzOf<G>);
+    case Accumulation::homogeneous:  // the sum and the waiting point
+      return size_t(kAccBlock) * (sizeof(HomOf<G>) + sizeof(AffineOf<G>));
+    default:
+      return size_t(kAccBlock) * sizeof(HomOf<G>);
+  }
 }
 
 template <class G>
@@ -339,7 +369,7 @@ uint32_t accumulate_threads(int device, Accumulation mode, bool shared) {
   MSM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   shared = shared && acc_has_shared(mode, G::field::N, ff::is_fp2<typename G::field>);
   const auto kernel = mode == Accumulation::xyzz          ? accumulate_entry<G, Accumulation::xyzz>(shared)
-                      : mode == Accumulation::homogeneous ? accumulate_entry<G, Accumulation::homogeneous>(false)
+                      : mode == Accumulation::homogeneous ? accumulate_entry<G, Accumulation::homogeneous>(shared)
                                                      : accumulate_entry<G, Accumulation::constant_time>(shared);
   const size_t smem = accumulate_smem<G>(shared, mode);
   if (smem) {  // the carveout that holds the blocks the budget was built for, the rest left to L1

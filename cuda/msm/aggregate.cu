@@ -3,7 +3,9 @@
 // are all buffered: Chen et al. §3.3 Alg. 5, one thread per bucket (2^(c−2) per window, all windows
 // at once) finds its pieces among them (aggregate.cuh). Both sum with add-2008-s, and both queue a
 // bucket whose pieces span more than kHeavyPieces threads for a whole block (strided partial sums,
-// then a shared-memory tree), so that few distinct scalars cost about as much as random ones.
+// then a shared-memory tree), so that few distinct scalars cost about as much as random ones. In a
+// call's later piece Alg. 5 adds each bucket's sum onto the earlier piece's (Workspace::later), so
+// no second set of buckets is written and merged.
 #include "aggregate.cuh"
 #include "device.cuh"
 #include "stages.cuh"
@@ -59,7 +61,7 @@ __global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_
         if (threadIdx.x < s) sm[threadIdx.x] = sm[threadIdx.x].add(sm[threadIdx.x + s]);
         __syncthreads();
       }
-      if (threadIdx.x == 0) w.buckets[e.x] = sm[0];
+      if (threadIdx.x == 0) w.buckets[e.x] = w.later ? w.buckets[e.x].add(sm[0]) : sm[0];
       __syncthreads();
     }
     return;
@@ -73,9 +75,10 @@ __global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_
   const PieceRange r = pieces_of(v, b);
   if (r.t1 > r.t0 + kHeavyPieces) return;  // classify_kernel queued it (the same test)
   const X* buf = w.buffer + size_t(j) * w.slots();
-  X acc = X::infinity();
+  X* const bucket = w.buckets + size_t(j) * M + p;
+  X acc = w.later ? *bucket : X::infinity();
   for_each_piece(v, b, r, 0, 1, [&](uint32_t slot) { acc = acc.add(buf[slot]); });
-  w.buckets[size_t(j) * M + p] = acc;
+  *bucket = acc;
 }
 
 // The default mode's aggregation (aggregate.cuh DirectView): one thread per Alg. 4 thread; where its

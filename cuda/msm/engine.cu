@@ -490,7 +490,7 @@ class CudaEngine final : public Engine {
   void run(const uint32_t* d_scalars, cudaEvent_t consumed, uint32_t from) {
     cudaStream_t s = stream_->s;
     run_piece(d_scalars, from, plan_.n - from, from > 0, consumed);
-    if (from > 0 && w_.mode != Accumulation::xyzz) {  // the default mode's later piece added onto them
+    if (from > 0 && w_.mode == Accumulation::constant_time) {  // the other modes' later piece added onto them
       launch_merge_buckets<G>(w_, w_.keys_in, s);
       prof_.mark("merge", s);
     }
@@ -499,16 +499,18 @@ class CudaEngine final : public Engine {
   }
 
   // Alg. 3–5 on points [first, first + count) into the context's buckets: a later piece's added onto
-  // them in the default mode (Workspace::later), else written into keys_in's region (the plan sizes
-  // it for them; the sort has read it by then) for launch_merge_buckets. Alg. 4 writes only the
-  // buckets that have entries in the default and constant-time modes, so theirs are set to O first.
+  // them (Workspace::later: by Alg. 4 in the default mode, by Alg. 5 in the homogeneous one), in the
+  // constant-time mode written into keys_in's region (the plan sizes it for them; the sort has read it
+  // by then) for launch_merge_buckets. Alg. 4 writes only the buckets that have entries in the
+  // default and constant-time modes, so theirs are set to O first.
   void run_piece(const uint32_t* d_scalars, uint32_t first, uint32_t count, bool later, cudaEvent_t consumed) {
     cudaStream_t s = stream_->s;
     Workspace<G> w = w_;
     w.first = first, w.count = count;
     const bool direct = w.mode == Accumulation::xyzz;
-    w.later = later && direct;
-    if (later && !direct) w.buckets = reinterpret_cast<X*>(w_.keys_in);
+    const bool ct = w.mode == Accumulation::constant_time;
+    w.later = later && !ct;
+    if (later && ct) w.buckets = reinterpret_cast<X*>(w_.keys_in);
     if (direct && !later) {
       launch_clear_buckets<G>(w, s);
       prof_.mark("clear", s);
@@ -519,7 +521,6 @@ class CudaEngine final : public Engine {
     sort_windows(w.sort_temp, w.sort_temp_bytes, w.keys_in, w.keys, w.vals_in, w.vals, w.entries(), w.W, w.sort_group,
                  sort_key_bits(w.log_m(), w.sort_group), s);
     prof_.mark("sort", s);
-    const bool ct = w.mode == Accumulation::constant_time;
     if (ct) {  // after the sort: a later piece's buckets are keys_in's region, which it reads
       launch_ct_prepare<G>(w, s);
       launch_clear_buckets<G>(w, s);

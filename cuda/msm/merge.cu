@@ -1,8 +1,8 @@
-// The buckets of a call split in two pieces (engine.cu, Plan::first_piece): the later piece's Alg. 5
-// wrote its buckets apart (into keys_in, free once the sort has read it), and each bucket of the
-// first piece gets the later one added, B = B + B', over all windows at once: add-2008-s (12M + 2S,
-// O and P = Q handled) on XYZZ buckets, RCB Alg. 7 (complete, 12M) on the constant-time mode's
-// homogeneous ones, the same instructions for every bucket.
+// The constant-time mode's buckets of a call split in two pieces (engine.cu, Plan::first_piece): the
+// later piece's §5 wrote its buckets apart (into keys_in, free once the sort has read it), and each
+// bucket of the first piece gets the later one added, B = B + B', over all windows at once with RCB
+// Alg. 7 (complete, 12M), the same instructions for every bucket. The other modes add a later piece
+// onto the buckets in Alg. 4 or 5 instead (Workspace::later).
 #include "device.cuh"
 #include "stages.cuh"
 #include "tuning.hpp"
@@ -19,13 +19,8 @@ __global__ void __launch_bounds__(kAggBlock) merge_kernel(P* __restrict__ bucket
 template <class G>
 void launch_merge_buckets(const Workspace<G>& w, const void* later, cudaStream_t s) {
   const size_t count = size_t(w.W) * w.M();
-  if (w.mode == Accumulation::constant_time) {
-    merge_kernel<<<blocks_for(count, kAggBlock), kAggBlock, 0, s>>>(w.ct_buckets(), static_cast<const HomOf<G>*>(later),
-                                                                    count);
-  } else {
-    merge_kernel<<<blocks_for(count, kAggBlock), kAggBlock, 0, s>>>(w.buckets, static_cast<const XyzzOf<G>*>(later),
-                                                                    count);
-  }
+  merge_kernel<<<blocks_for(count, kAggBlock), kAggBlock, 0, s>>>(w.ct_buckets(), static_cast<const HomOf<G>*>(later),
+                                                                  count);
   MSM_LAUNCH_CHECK("merge_kernel");
 }
 

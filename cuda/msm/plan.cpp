@@ -271,9 +271,9 @@ Plan make_plan(const PlanInput& in) {
   p.table = l.take(size_t(tau + 1) * n * cv.affine);
   p.recode_table = l.take(p.shared_buckets ? 0 : size_t(table_size(c)) * 4);
   for (Region& r : p.scalars) r = l.take(n * kScalarWords * 4);
-  // keys_in also holds a later piece's buckets where calls are split, but for the default mode, whose
-  // later piece adds onto the buckets (engine.cu run_piece)
-  const bool later_buckets = p.first_piece > 0 && p.mode != Accumulation::xyzz;
+  // keys_in also holds a later piece's buckets where the constant-time mode's calls are split (the
+  // other modes' later piece adds onto the buckets: engine.cu run_piece)
+  const bool later_buckets = p.first_piece > 0 && ct;
   p.keys_in = l.take(later_buckets ? std::max(D * n * 4, W * M * run) : D * n * 4);
   p.vals_in = l.take(D * n * 4);
   p.keys = l.take(D * n * 4);

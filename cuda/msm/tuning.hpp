@@ -19,8 +19,8 @@ namespace msm::gpu {
 //   4             4 blocks, 126 registers    5 blocks, 96 registers, ~400 B         8 blocks, 64 registers,
 //                                                                                   ~250 B spilled
 //
-// `shared` is the default mode of G1 from 2^20 points, and the constant-time mode of the 6-limb
-// fields (acc_shared_for): its running sum lives in shared memory (accumulate.cu SharedSum, as the
+// `shared` is the default mode of G1 from 2^20 points, and the constant-time and homogeneous modes of
+// the 5- and 6-limb fields (acc_shared_for): its running sum lives in shared memory (accumulate.cu SharedSum, as the
 // paper's Alg. 4 keeps it), so the registers hold only the addition's temporaries. Measured on the H100 (MSM_CUDA_PROFILE, random scalars, the accumulate
 // stage of the call's second piece at 2^22 / 2^24): BLS12-381 tight 26.41 / 85.2 ms, shared 23.96 / 79.7 (at 5 blocks, 96 registers
 // and ~340 B spilled: 24.0 / 79.6); BN254 wide 9.90 / 34.5, shared 9.18 / 32.0 (at 6 blocks, 80
@@ -65,12 +65,16 @@ constexpr Budget acc_budget(int limbs, bool fp2 = false) {
 // register kernel's residency) other choices: BN254 2^16 c = 10 at 1.56–1.70 ms against c = 13 at
 // 1.37–1.62, BLS12-381 2^16 c = 14 at 2.63–2.67 against 2.09–2.28 (H100, API, random).
 constexpr uint64_t kSharedSumFrom = uint64_t(1) << 20;
-// The kernels with a shared-memory sum: G1's default mode, and its constant-time mode for the 6-limb
-// fields (ConstantTimeAcc re-reads its old sum for the select instead of holding it; API, H100,
-// random, registers → shared, two runs each: BLS12-381 2^22 39.37, 39.27 → 37.97, 37.96 ms, 2^24
-// 138.01, 138.25 → 137.09, 136.41; BN254 at 8 blocks spilled 412 B and lost: 2^24 75.0 → 88.3).
+// The kernels with a shared-memory sum: G1's default mode, and its constant-time and homogeneous
+// modes for the 5- and 6-limb fields. Constant time: ConstantTimeAcc re-reads its old sum for the
+// select instead of holding it (API, H100, random, registers → shared, two runs each: BLS12-381
+// 2^22 39.37, 39.27 → 37.97, 37.96 ms, 2^24 138.01, 138.25 → 137.09, 136.41; BN254 at 8 blocks
+// spilled 412 B and lost: 2^24 75.0 → 88.3). Homogeneous: the projective sum and the waiting
+// affine point (HomogeneousAcc), 240 B a thread for BLS12-381, 278 B spilled at 128 registers
+// against none at 166 (API, H100, random, two runs each, registers → shared: BLS12-381 2^22 32.59,
+// 32.61 → 31.72, 32.69 ms, 2^24 114.74, 114.97 → 112.22, 112.07; bench/gpu-notes.md).
 constexpr bool acc_has_shared(Accumulation mode, int limbs, bool fp2) {
-  return !fp2 && (mode == Accumulation::xyzz || (mode == Accumulation::constant_time && limbs >= 5));
+  return !fp2 && (mode == Accumulation::xyzz || limbs >= 5);
 }
 inline bool acc_shared_for(uint64_t n, Accumulation mode, int limbs, bool fp2) {
   if (!acc_has_shared(mode, limbs, fp2)) return false;

@@ -229,6 +229,9 @@ Napi::Value homogeneous_check(Napi::Env env, uint32_t count, uint32_t seed) {
     for (int k = 0; k < 6; ++k) {
       const X want = X::from_affine(lhs[k]).add(X::from_affine(rhs[k]));
       expect(scaled(lhs[k]).add(scaled(rhs[k])).to_affine(), want, "RCB Alg. 7 (add)");
+      H in_place = scaled(lhs[k]);
+      H::add_into(in_place, scaled(rhs[k]));
+      expect(in_place.to_affine(), want, "RCB Alg. 7 in place (add_into)");
       expect(scaled(lhs[k]).add(rhs[k]).to_affine(), want, "RCB Alg. 8 (mixed add)");
       expect(scaled(lhs[k]).add(rhs[k]).to_xyzz().to_affine(), want, "to_xyzz");
     }
