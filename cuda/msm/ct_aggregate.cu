@@ -1,8 +1,9 @@
-// Constant-time aggregation kernels, Chen et al. §5 (index logic and Table 5 in ct_aggregate.cuh):
-// launch_ct_prepare sets every window's padded buffer to O (index 0) before Alg. 4 (the buckets are
-// set to O by launch_clear_buckets, aggregate.cu); then the rounds, several per launch
-// (ct_launch_last), each thread running ct_group on groups of four elements (two complete additions,
-// RCB Alg. 7, and two copies), all windows at once, the last launch ending with ct_final per window.
+// Constant-time aggregation kernels, Chen et al. §5 as a tree of one addition per level (index logic
+// in ct_aggregate.cuh): launch_ct_prepare sets every window's padded buffer to O (index 0) before
+// Alg. 4 (the buckets are set to O by launch_clear_buckets, aggregate.cu); then the levels, several
+// per launch (ct_launch_last), each thread running ct_pair on two nodes (one complete addition, RCB
+// Alg. 7, three selects and two OUTs), all windows at once, the last launch ending with ct_root per
+// window.
 // The launches and their thread counts depend only on n, c and the device, never on the scalars.
 #include <algorithm>
 
@@ -18,9 +19,9 @@ __device__ __forceinline__ auto window_buckets(const Workspace<G>& w, uint32_t j
   return [B](uint32_t v) { return B + (v - 1); };  // bucket v ≥ 1 at v − 1
 }
 
-// Rounds d0 … d1 (ct_aggregate.cuh ct_launch_last / ct_launch_base); the block barrier makes one
-// round's writes visible to the next (global memory, within the block). The last launch has one
-// block per window, which ends with ct_final.
+// Levels d0 … d1 (ct_aggregate.cuh ct_launch_last / ct_launch_base); the block barrier makes one
+// level's writes visible to the next (global memory, within the block). The last launch has one
+// block per window, which ends with ct_root.
 template <class G>
 __global__ void __launch_bounds__(kCtBlock) ct_rounds_kernel(Workspace<G> w, uint32_t d0, uint32_t d1) {
   const uint32_t j = blockIdx.y;
@@ -29,10 +30,10 @@ __global__ void __launch_bounds__(kCtBlock) ct_rounds_kernel(Workspace<G> w, uin
   uint32_t* const index = w.buf_index + size_t(j) * P;
   for (uint32_t d = d0; d <= d1; d <<= 1) {
     for (uint32_t k = threadIdx.x; k < d1 / d; k += blockDim.x)
-      ct_group(buf, index, ct_launch_base(blockIdx.x, k, d, d1), d, window_buckets(w, j));
+      ct_pair(buf, index, ct_launch_base(blockIdx.x, k, d, d1), d, window_buckets(w, j));
     __syncthreads();
   }
-  if (d1 == P / 4 && threadIdx.x == 0) ct_final(buf, index, P / 2, window_buckets(w, j));
+  if (d1 == P / 2 && threadIdx.x == 0) ct_root(buf, index, P / 2, window_buckets(w, j));
 }
 
 template <class G>
@@ -46,9 +47,9 @@ template <class G>
 void launch_ct_aggregate(const Workspace<G>& w, int device, cudaStream_t s) {
   const uint32_t P = w.ct_padded();
   const uint32_t resident = std::max(1u, resident_grid(ct_rounds_kernel<G>, kCtBlock, device) / unsigned(w.W));
-  for (uint32_t d0 = 1; d0 <= P / 4;) {
+  for (uint32_t d0 = 1; d0 <= P / 2;) {
     const uint32_t d1 = ct_launch_last(d0, P, kCtBlock, resident);
-    ct_rounds_kernel<G><<<dim3(P / (4 * d1), unsigned(w.W)), kCtBlock, 0, s>>>(w, d0, d1);
+    ct_rounds_kernel<G><<<dim3(P / (2 * d1), unsigned(w.W)), kCtBlock, 0, s>>>(w, d0, d1);
     MSM_LAUNCH_CHECK("ct_rounds_kernel");
     d0 = 2 * d1;
   }

@@ -10,17 +10,25 @@
 // the largest (empty threads, padding), as §5 requires. Index 0 compares "equal to the preceding
 // value and smaller than the following one", so it joins the run before it and adds O there.
 //
-// Round r (distance d = 2^r) gives each thread the four elements A, B, C, D at base + {0, d, 2d, 3d}
-// (base = 4d·q) and the three relations a?b, b?c, c?d (bit 1 for "=", 0 for "<"; Table 5 row i =
-// r1·4 + r2·2 + r3). The row's entry in op_index drives the same four operations on every row:
-//   OP1  aux1[δ1] = PADD(aux1[δ2], aux1[δ3])      OP2  OUT(aux1[δ4]) → aux2[δ4]
-//   OP3  OUT(aux1[δ5]) → aux2[δ5]                  OP4  aux1[δ6] = PADD(aux1[δ7], aux1[δ8])
-// with aux1 = {&A, &B, &C, &D, &O, &D} (points) and aux2 = {&bucket(a), &bucket(b), &bucket(c),
-// &bucket(d), &sink, &C} (OUT destinations: a finished run goes to its bucket, OUT(O) to a sink,
-// row "=,=,<" copies D into C), and OP5–OP7 the same on the indices aux3 = {a, b, c, d, 0}.
-// The survivors A and C (base and base + 2d) carry on to round r + 1; after log2(P) − 1 rounds two
-// remain, combined by one more PADD and two OUTs. Every thread runs 2 PADD and 2 OUT per round
-// whatever the indices are: the data decide addresses, never the instruction stream.
+// Chen et al. run §5 as rounds of groups of four elements (Table 5: two complete additions and two
+// copies per group, operands chosen by table lookup), so that each round's survivors, two of four,
+// hold the partial sums that may continue on either side. Each round is two chained additions, and
+// the rounds are latency-bound (~2^17 elements, one or two groups a thread after the first few
+// rounds): §5 took 0.3–0.6 ms a piece whatever n (bench/gpu-notes.md). Here the same reduction is
+// a tree of one addition per level. A node of span d, elements [base, base + d), holds its first
+// key kf and the sum h of its elements of that key at base, its last key kl and their sum t at
+// base + d/2 (an element, d = 1: both at itself); single (kf = kl) means one key throughout, h = t
+// the whole sum. Index 0 joins the key before it (ct_eq), so a node's kl is its last non-zero key (0
+// only for all-zero nodes). Two nodes L, R of span d combine into one of span 2d with s = t_L + h_R,
+// the only addition:
+//   kl_L "=" kf_R:  h = single_L ? s : h_L,  t = single_R ? s : t_R,  and where neither is single,
+//                   s is the whole sum of bucket kl_L (nothing left of it elsewhere): OUT(s).
+//   otherwise:      h = h_L, t = t_R, and t_L (unless single_L: then it is h) and h_R (unless
+//                   single_R) are whole: OUT(t_L), OUT(h_R).
+// After log2(P) levels the root OUTs h, and t unless single. Every thread runs one PADD, three
+// selects and two OUTs per level whatever the keys are (an OUT not taken, or of index 0, goes to a
+// sink): the data decide addresses, never the instruction stream; and every bucket reaching §5 is
+// written exactly once.
 #pragma once
 
 #include <cstdint>
@@ -28,29 +36,6 @@
 #include "../ff/common.hpp"
 
 namespace msm::gpu {
-
-MSM_HD constexpr uint32_t ct_pack(uint32_t d1, uint32_t d2, uint32_t d3, uint32_t d4, uint32_t d5, uint32_t d6,
-                                  uint32_t d7, uint32_t d8) {
-  return d1 << 28 | d2 << 24 | d3 << 20 | d4 << 16 | d5 << 12 | d6 << 8 | d7 << 4 | d8;
-}
-// Table 5 as op_index: (δ1 ≪ 28) | (δ2 ≪ 24) | … | δ8, rows "<,<,<" (0) … "=,=,=" (7).
-MSM_HD MSM_INLINE uint32_t ct_op_index(uint32_t row) {
-  constexpr uint32_t A = 0, B = 1, C = 2, D = 3, O = 4, D2C = 5;
-  // clang-format off
-  constexpr uint32_t table[8] = {
-      ct_pack(A, A, O,  B,   C,  C, D, O),  // <,<,<  A = A + O; OUT(B); OUT(C); C = D + O
-      ct_pack(A, A, O,  B,   O,  C, C, D),  // <,<,=  A = A + O; OUT(B); OUT(O); C = C + D
-      ct_pack(B, B, C,  B,   O,  C, D, O),  // <,=,<  B = B + C; OUT(B); OUT(O); C = D + O
-      ct_pack(C, C, B,  O,   O,  C, C, D),  // <,=,=  C = C + B; OUT(O); OUT(O); C = C + D
-      ct_pack(A, A, B,  C,   O,  C, D, O),  // =,<,<  A = A + B; OUT(C); OUT(O); C = D + O
-      ct_pack(A, A, B,  O,   O,  C, C, D),  // =,<,=  A = A + B; OUT(O); OUT(O); C = C + D
-      ct_pack(A, A, C,  D2C, O,  A, A, B),  // =,=,<  A = A + C; OUT(D) → C; OUT(O); A = A + B
-      ct_pack(A, A, B,  O,   O,  C, C, D),  // =,=,=  A = A + B; OUT(O); OUT(O); C = C + D
-  };
-  // clang-format on
-  return table[row & 7];
-}
-MSM_HD MSM_INLINE uint32_t ct_delta(uint32_t op, int k) { return (op >> (4 * (8 - k))) & 15; }  // δ_k, k = 1…8
 
 // "=" between consecutive indices u, v: equal, or v = 0 (a redundant slot joins the run before it).
 MSM_HD MSM_INLINE uint32_t ct_eq(uint32_t u, uint32_t v) { return uint32_t(v == 0) | uint32_t(u == v); }
@@ -64,79 +49,68 @@ MSM_HD MSM_INLINE uint32_t ct_padded(uint32_t slots) {
 // The window's §5 buffer for T Alg. 4 threads: their head and tail slots, padded.
 MSM_HD MSM_INLINE uint32_t ct_window_slots(uint32_t T) { return ct_padded(2 * T); }
 
-// One thread of one round. P: point type with add (complete: O, P = ±Q) and copy; buf/index: the
-// window's padded buffer; bucket(v): address of bucket v ≥ 1 (index 0, the redundant bucket, goes
-// to a sink).
+// One thread of one level: nodes [base, base + d) and [base + d, base + 2d) into one (d = 1: two
+// elements). P: point type with add (complete: O, P = ±Q) and select; buf/index: the window's padded
+// buffer; bucket(v): address of bucket v ≥ 1. An OUT not taken (or of index 0, the redundant
+// bucket) goes to a slot of the buffer this level leaves dead (t_L's, h_R's: their values are held),
+// so every thread makes the same stores. (A local sink here, as the paper's, let the compiler drop
+// every OUT: the kernel then wrote no bucket at all; nvcc 13.0, sm_90.)
+template <class P>
+MSM_HD MSM_INLINE P* ct_out(P* bucket, uint32_t key, bool on, P* sink) {
+  return on && key != 0 ? bucket : sink;
+}
 template <class P, class BucketAt>
-MSM_HD MSM_INLINE void ct_group(P* buf, uint32_t* index, uint32_t base, uint32_t d, BucketAt bucket_at) {
-  P O = P::infinity(), sink;
-  auto bucket = [&](uint32_t v) {
-    P* b = bucket_at(v | uint32_t(v == 0));
-    return v ? b : &sink;
-  };
-  const uint32_t pa = base, pb = base + d, pc = base + 2 * d, pd = base + 3 * d;
-  uint32_t aux3[5] = {index[pa], index[pb], index[pc], index[pd], 0};
-  const uint32_t row = ct_eq(aux3[0], aux3[1]) << 2 | ct_eq(aux3[1], aux3[2]) << 1 | ct_eq(aux3[2], aux3[3]);
-  const uint32_t op = ct_op_index(row);
-  P* aux1[6] = {buf + pa, buf + pb, buf + pc, buf + pd, &O, buf + pd};
-  P* aux2[6] = {bucket(aux3[0]), bucket(aux3[1]), bucket(aux3[2]), bucket(aux3[3]), &sink, buf + pc};
-  const uint32_t d1 = ct_delta(op, 1), d2 = ct_delta(op, 2), d3 = ct_delta(op, 3), d4 = ct_delta(op, 4);
-  const uint32_t d5 = ct_delta(op, 5), d6 = ct_delta(op, 6), d7 = ct_delta(op, 7), d8 = ct_delta(op, 8);
-  *aux1[d1] = aux1[d2]->add(*aux1[d3]);  // OP1
-  *aux2[d4] = *aux1[d4];                 // OP2
-  *aux2[d5] = *aux1[d5];                 // OP3
-  *aux1[d6] = aux1[d7]->add(*aux1[d8]);  // OP4
-  aux3[d1] = aux3[d2] | aux3[d3];                            // OP5
-  aux3[2] = aux3[2] + (aux3[3] - aux3[2]) * uint32_t(d4 == 5);  // OP6 (row "=,=,<": C takes D's index)
-  aux3[d6] = aux3[d7] | aux3[d8];                            // OP7
-  index[pa] = aux3[0];
-  index[pc] = aux3[2];
+MSM_HD MSM_INLINE void ct_pair(P* buf, uint32_t* index, uint32_t base, uint32_t d, BucketAt bucket_at) {
+  const uint32_t q = d >> 1;  // a node of span d keeps its t at d/2 (an element: at itself)
+  const uint32_t kf1 = index[base], kl1 = index[base + q], kf2 = index[base + d], kl2 = index[base + d + q];
+  const bool eq = ct_eq(kl1, kf2) != 0, single1 = kf1 == kl1, single2 = kf2 == kl2;
+  const P t1 = buf[base + q], h2 = buf[base + d];
+  const P s = t1.add(h2);
+  *ct_out(bucket_at(kl1 | uint32_t(kl1 == 0)), kl1, eq ? !single1 && !single2 : !single1, buf + base + q) =
+      P::select(eq, s, t1);
+  *ct_out(bucket_at(kf2 | uint32_t(kf2 == 0)), kf2, !eq && !single2, buf + base + d) = h2;
+  // h_L and t_R: in the slots the OUTs may have used only where d = 1, and then they are t_L and h_R
+  const P h1 = q ? buf[base] : t1;
+  buf[base] = P::select(eq && single1, s, h1);
+  const P t2 = q ? buf[base + d + q] : h2;
+  buf[base + d] = P::select(eq && single2, s, t2);
+  index[base + d] = kl2 == 0 ? kl1 : kl2;
 }
 
-// The last two elements (A at 0, C at P/2): A = PADD(A, C or O); OUT(A); OUT(C or O).
+// The root (h at 0, t at P/2): OUT(h), and OUT(t) unless single (not taken: stored onto itself).
 template <class P, class BucketAt>
-MSM_HD MSM_INLINE void ct_final(P* buf, uint32_t* index, uint32_t half, BucketAt bucket_at) {
-  P O = P::infinity(), sink;
-  auto bucket = [&](uint32_t v) {
-    P* b = bucket_at(v | uint32_t(v == 0));
-    return v ? b : &sink;
-  };
-  const uint32_t a = index[0], c = index[half];
-  const uint32_t eq = ct_eq(a, c);
-  P* src[2] = {&O, buf + half};  // [eq]: what A takes in
-  P* out[2] = {buf + half, &O};  // [eq]: what goes out second
-  P* dst[2] = {bucket(c), &sink};
-  buf[0] = buf[0].add(*src[eq]);
-  *bucket(a) = buf[0];
-  *dst[eq] = *out[eq];
+MSM_HD MSM_INLINE void ct_root(P* buf, uint32_t* index, uint32_t half, BucketAt bucket_at) {
+  const uint32_t kf = index[0], kl = index[half];
+  *ct_out(bucket_at(kf | uint32_t(kf == 0)), kf, true, buf) = buf[0];
+  *ct_out(bucket_at(kl | uint32_t(kl == 0)), kl, kf != kl, buf + half) = buf[half];
 }
 
-// Rounds for P padded elements: distances 1, 2, …, P/4, then ct_final at P/2.
+// Levels for P padded elements: distances 1, 2, …, P/2, then ct_root.
 MSM_HD MSM_INLINE int ct_rounds(uint32_t padded) {
   int r = 0;
-  while ((4u << r) <= padded) ++r;
+  while ((2u << r) <= padded) ++r;
   return r;
 }
 
-// The rounds in launches (ct_aggregate.cu). A launch runs distances d0, 2·d0, …, d1, its block b
-// owning the elements [4·d1·b, 4·d1·(b + 1)), which hold d1/d groups at distance d (its threads take
-// them in turn), with a barrier of the block between its rounds; the next launch starts at 2·d1. A
-// round's groups lie inside one block's elements up to d1, so the order is §5's. Each round costs
-// two complete additions' latency, and between launches the device drains and refills: so a launch
-// spans as many rounds as keep every thread busy in its first (d1 = d0·block), more where that many
-// blocks would not all be resident at once (`resident`: a second wave would repeat every round),
-// and the last launch takes every remaining round once its first has at most two groups a thread,
-// ending with ct_final. For P = 2^18 and 128 threads: d = 1 … 128 or 1 … 256, then the rest.
+// The levels in launches (ct_aggregate.cu). A launch runs distances d0, 2·d0, …, d1, its block b
+// owning the elements [2·d1·b, 2·d1·(b + 1)), which hold d1/d pairs at distance d (its threads take
+// them in turn), with a barrier of the block between its levels; the next launch starts at 2·d1. A
+// level's pairs lie inside one block's elements up to d1, so the order is the tree's. Each level
+// costs one complete addition's latency, and between launches the device drains and refills: so a
+// launch spans as many levels as keep every thread busy in its first (d1 = d0·block), more where
+// that many blocks would not all be resident at once (`resident`: a second wave would repeat every
+// level), and the last launch takes every remaining level once its first has at most two pairs a
+// thread, ending with ct_root. For P = 2^18 and 128 threads: d = 1 … 256 or 1 … 512, then the rest.
 MSM_HD MSM_INLINE uint32_t ct_launch_last(uint32_t d0, uint32_t padded, uint32_t block, uint32_t resident) {
-  const uint32_t top = padded / 4;
+  const uint32_t top = padded / 2;
   if (top / d0 <= 2 * block) return top;
   uint32_t d1 = d0 * block;
   while (d1 < top && top / d1 > resident) d1 *= 2;
   return d1 < top ? d1 : top;
 }
-// The base of the k-th group (k < d1/d) of block b at distance d in the launch ending at d1.
+// The base of the k-th pair (k < d1/d) of block b at distance d in the launch ending at d1.
 MSM_HD MSM_INLINE uint32_t ct_launch_base(uint32_t b, uint32_t k, uint32_t d, uint32_t d1) {
-  return 4 * d * (b * (d1 / d) + k);
+  return 2 * d * (b * (d1 / d) + k);
 }
 
 }  // namespace msm::gpu

@@ -1,7 +1,7 @@
 // `testing` exports for the constant-time mode and the homogeneous formulas, run on the host from
 // the same __host__ __device__ code the kernels use:
 //  - accumulateCt / ctAggregate: Alg. 4's constant-time layout (whole runs to their buckets, the
-//    first and last of each thread to §5's buffer) and the op_index rounds in ct_aggregate.cu's
+//    first and last of each thread to §5's buffer) and §5's tree levels in ct_aggregate.cu's
 //    launches (ct_aggregate.cuh) with integers for points (O = 0, PADD = +), so
 //    test/stages.test.ts checks every bucket against the plain sums on adversarial layouts;
 //  - homogeneousCheck: RCB Alg. 7/8/9, mmadd-1998-cmo and the XYZZ conversion (ec/homogeneous.hpp)
@@ -31,6 +31,7 @@ struct IntPoint {
   uint64_t v;
   static IntPoint infinity() { return IntPoint{0}; }
   IntPoint add(const IntPoint& o) const { return IntPoint{v + o.v}; }
+  static IntPoint select(bool c, const IntPoint& a, const IntPoint& b) { return c ? a : b; }
 };
 
 struct IntCtAcc {
@@ -87,9 +88,9 @@ Napi::Value accumulate_ct(const Napi::CallbackInfo& cb) {
 }
 
 // ctAggregate(index, buffer, c, block, resident) → { buckets, written }: bucket p (= index p + 1)
-// after the §5 rounds as ct_aggregate.cu launches them with `block` threads a block and `resident`
+// after the §5 levels as ct_aggregate.cu launches them with `block` threads a block and `resident`
 // blocks at once (ct_launch_last, ct_launch_base; block a power of two), and how often each bucket
-// was written. Every group of every round must be run exactly once, and a bucket written twice
+// was written. Every pair of every level must be run exactly once, and a bucket written twice
 // throws (a run cut in two would lose one of its parts).
 Napi::Value ct_aggregate(const Napi::CallbackInfo& cb) {
   auto index_in = typed_arg<Napi::Uint32Array>(cb, 0, "index");
@@ -106,7 +107,7 @@ Napi::Value ct_aggregate(const Napi::CallbackInfo& cb) {
   for (uint32_t v : index)
     if (v > M) fail(cb.Env(), "index above 2^(c−2)");
   // Each bucket may receive one OUT: a run cut in two would lose one part. Writes are seen as a
-  // change of the buckets a group can reach (its four indices).
+  // change of the buckets a pair can reach (the keys it reads).
   std::vector<IntPoint> buckets(M, IntPoint{0});
   std::vector<uint32_t> writes(M, 0);
   auto bucket_at = [&](uint32_t v) { return &buckets[v - 1]; };
@@ -126,38 +127,38 @@ Napi::Value ct_aggregate(const Napi::CallbackInfo& cb) {
       if (!seen && buckets[v[i] - 1].v != before[i]) ++writes[v[i] - 1];
     }
   };
-  // The launches in order; inside one, block by block, each block's rounds in order (the blocks'
-  // elements are disjoint, so this is one order the device may take). Every group of every round
-  // must run once: counted against §5's P/(4d), each base checked to be new.
+  // The launches in order; inside one, block by block, each block's levels in order (the blocks'
+  // elements are disjoint, so this is one order the device may take). Every pair of every level
+  // must run once: counted against the tree's P/(2d), each base checked to be new.
   std::vector<uint32_t> ran(gpu::ct_rounds(P), 0);
   std::vector<std::vector<uint8_t>> done(ran.size());
-  for (size_t r = 0; r < ran.size(); ++r) done[r].assign(P / (4u << r), 0);
+  for (size_t r = 0; r < ran.size(); ++r) done[r].assign(P / (2u << r), 0);
   bool finished = false;
-  for (uint32_t d0 = 1; d0 <= P / 4;) {
+  for (uint32_t d0 = 1; d0 <= P / 2;) {
     const uint32_t d1 = gpu::ct_launch_last(d0, P, block, resident);
-    if (d1 < d0 || d1 > P / 4 || (d1 & (d1 - 1))) fail(cb.Env(), "a launch ending outside the rounds");
-    for (uint32_t b = 0; b < P / (4 * d1); ++b)
+    if (d1 < d0 || d1 > P / 2 || (d1 & (d1 - 1))) fail(cb.Env(), "a launch ending outside the levels");
+    for (uint32_t b = 0; b < P / (2 * d1); ++b)
       for (uint32_t d = d0; d <= d1; d <<= 1) {
         for (uint32_t k = 0; k < d1 / d; ++k) {
           const uint32_t base = gpu::ct_launch_base(b, k, d, d1);
-          if (base % (4 * d) || base + 3 * d >= P) fail(cb.Env(), "a group outside the round's layout");
+          if (base % (2 * d) || base + 2 * d > P) fail(cb.Env(), "a pair outside the level's layout");
           int r = 0;
           while ((1u << r) < d) ++r;
-          if (done[r][base / (4 * d)]++) fail(cb.Env(), "a group run twice in round " + std::to_string(r));
+          if (done[r][base / (2 * d)]++) fail(cb.Env(), "a pair run twice in level " + std::to_string(r));
           ++ran[r];
-          watched([&] { gpu::ct_group(buf.data(), index.data(), base, d, bucket_at); },
-                  {base, base + d, base + 2 * d, base + 3 * d});
+          watched([&] { gpu::ct_pair(buf.data(), index.data(), base, d, bucket_at); },
+                  {base + d / 2, base + d});
         }
       }
-    if (d1 == P / 4) {  // the last launch: one block, which ends with ct_final
-      watched([&] { gpu::ct_final(buf.data(), index.data(), P / 2, bucket_at); }, {0u, P / 2});
+    if (d1 == P / 2) {  // the last launch: one block, which ends with ct_root
+      watched([&] { gpu::ct_root(buf.data(), index.data(), P / 2, bucket_at); }, {0u, P / 2});
       finished = true;
     }
     d0 = 2 * d1;
   }
-  if (!finished) fail(cb.Env(), "no launch ended at P/4");
+  if (!finished) fail(cb.Env(), "no launch ended at P/2");
   for (int r = 0; r < int(ran.size()); ++r)
-    if (ran[r] != P / (4u << r)) fail(cb.Env(), "round " + std::to_string(r) + " ran " + std::to_string(ran[r]) + " groups");
+    if (ran[r] != P / (2u << r)) fail(cb.Env(), "level " + std::to_string(r) + " ran " + std::to_string(ran[r]) + " pairs");
   for (uint32_t p = 0; p < M; ++p)
     if (writes[p] > 1) fail(cb.Env(), "bucket " + std::to_string(p + 1) + " written " + std::to_string(writes[p]) + " times");
   Napi::Env env = cb.Env();
