@@ -23,7 +23,7 @@ inline constexpr const char* kGroupNames[kGroupCount] = {"g1", "g2"};
 // How points are added into buckets: one enum from the TypeScript API to the kernel.
 //   xyzz           XYZZ mixed additions (Chen et al. §3.2 "cached Jacobian"), Alg. 5 aggregation;
 //   homogeneous    §3.2 double-point additions in homogeneous coordinates, then Alg. 5;
-//   constant_time  §5: τ = c − 1, complete homogeneous additions, the op_index aggregation.
+//   constant_time  §5: τ = c − 1, complete homogeneous additions, §5's aggregation as a tree.
 enum class Accumulation { xyzz = 0, homogeneous = 1, constant_time = 2 };
 inline constexpr int kAccumulationCount = 3;
 // As the JS API spells them (lib/validate.ts `AccumulationMode`).
