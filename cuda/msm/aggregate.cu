@@ -13,6 +13,19 @@
 
 namespace msm::gpu {
 
+// The block's partial sums combined by a shared-memory tree (sm: kAggBlock points); every thread
+// gets the total. The heavy buckets' path of both aggregations.
+template <class X>
+__device__ __forceinline__ X block_sum(X* sm, const X& partial) {
+  sm[threadIdx.x] = partial;
+  __syncthreads();
+  for (unsigned k = kAggBlock / 2; k > 0; k >>= 1) {
+    if (threadIdx.x < k) sm[threadIdx.x] = sm[threadIdx.x].add(sm[threadIdx.x + k]);
+    __syncthreads();
+  }
+  return sm[0];
+}
+
 template <class G>
 __device__ __forceinline__ BufferView window_view(const Workspace<G>& w, uint32_t j) {
   return BufferView{w.buf_offset + size_t(j) * w.T, w.buf_index + size_t(j) * w.slots(), w.buf_used + size_t(j) * w.T,
@@ -55,13 +68,8 @@ __global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_
       X acc = X::infinity();
       for_each_piece(v, b, PieceRange{e.y, e.z}, threadIdx.x, blockDim.x,
                      [&](uint32_t slot) { acc = acc.add(buf[slot]); });
-      sm[threadIdx.x] = acc;
-      __syncthreads();
-      for (unsigned s = kAggBlock / 2; s > 0; s >>= 1) {
-        if (threadIdx.x < s) sm[threadIdx.x] = sm[threadIdx.x].add(sm[threadIdx.x + s]);
-        __syncthreads();
-      }
-      if (threadIdx.x == 0) w.buckets[e.x] = w.later ? w.buckets[e.x].add(sm[0]) : sm[0];
+      const X total = block_sum(sm, acc);
+      if (threadIdx.x == 0) w.buckets[e.x] = w.later ? w.buckets[e.x].add(total) : total;
       __syncthreads();
     }
     return;
@@ -119,13 +127,8 @@ __global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_
     const X* buf = w.buffer + size_t(e.x / M) * w.slots();
     X acc = X::infinity();
     for_each_split_piece(e.y, e.z, threadIdx.x, blockDim.x, [&](uint32_t slot) { acc = acc.add(buf[slot]); });
-    sm[threadIdx.x] = acc;
-    __syncthreads();
-    for (unsigned k = kAggBlock / 2; k > 0; k >>= 1) {
-      if (threadIdx.x < k) sm[threadIdx.x] = sm[threadIdx.x].add(sm[threadIdx.x + k]);
-      __syncthreads();
-    }
-    if (threadIdx.x == 0) w.buckets[e.x] = sm[0];
+    const X total = block_sum(sm, acc);
+    if (threadIdx.x == 0) w.buckets[e.x] = total;
     __syncthreads();
   }
 }

@@ -55,8 +55,9 @@ MSM_HD MSM_INLINE uint32_t ct_window_slots(uint32_t T) { return ct_padded(2 * T)
 // bucket) goes to a slot of the buffer this level leaves dead (t_L's, h_R's: their values are held),
 // so every thread makes the same stores. (A local sink here, as the paper's, let the compiler drop
 // every OUT: the kernel then wrote no bucket at all; nvcc 13.0, sm_90.)
-template <class P>
-MSM_HD MSM_INLINE P* ct_out(P* bucket, uint32_t key, bool on, P* sink) {
+template <class P, class BucketAt>
+MSM_HD MSM_INLINE P* ct_out(BucketAt bucket_at, uint32_t key, bool on, P* sink) {
+  P* const bucket = bucket_at(key | uint32_t(key == 0));
   return on && key != 0 ? bucket : sink;
 }
 template <class P, class BucketAt>
@@ -66,9 +67,8 @@ MSM_HD MSM_INLINE void ct_pair(P* buf, uint32_t* index, uint32_t base, uint32_t 
   const bool eq = ct_eq(kl1, kf2) != 0, single1 = kf1 == kl1, single2 = kf2 == kl2;
   const P t1 = buf[base + q], h2 = buf[base + d];
   const P s = t1.add(h2);
-  *ct_out(bucket_at(kl1 | uint32_t(kl1 == 0)), kl1, eq ? !single1 && !single2 : !single1, buf + base + q) =
-      P::select(eq, s, t1);
-  *ct_out(bucket_at(kf2 | uint32_t(kf2 == 0)), kf2, !eq && !single2, buf + base + d) = h2;
+  *ct_out(bucket_at, kl1, eq ? !single1 && !single2 : !single1, buf + base + q) = P::select(eq, s, t1);
+  *ct_out(bucket_at, kf2, !eq && !single2, buf + base + d) = h2;
   // h_L and t_R: in the slots the OUTs may have used only where d = 1, and then they are t_L and h_R
   const P h1 = q ? buf[base] : t1;
   buf[base] = P::select(eq && single1, s, h1);
@@ -81,8 +81,8 @@ MSM_HD MSM_INLINE void ct_pair(P* buf, uint32_t* index, uint32_t base, uint32_t 
 template <class P, class BucketAt>
 MSM_HD MSM_INLINE void ct_root(P* buf, uint32_t* index, uint32_t half, BucketAt bucket_at) {
   const uint32_t kf = index[0], kl = index[half];
-  *ct_out(bucket_at(kf | uint32_t(kf == 0)), kf, true, buf) = buf[0];
-  *ct_out(bucket_at(kl | uint32_t(kl == 0)), kl, kf != kl, buf + half) = buf[half];
+  *ct_out(bucket_at, kf, true, buf) = buf[0];
+  *ct_out(bucket_at, kl, kf != kl, buf + half) = buf[half];
 }
 
 // Levels for P padded elements: distances 1, 2, …, P/2, then ct_root.

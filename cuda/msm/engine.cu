@@ -511,18 +511,14 @@ class CudaEngine final : public Engine {
     const bool ct = w.mode == Accumulation::constant_time;
     w.later = later && !ct;
     if (later && ct) w.buckets = reinterpret_cast<X*>(w_.keys_in);
-    if (direct && !later) {
-      launch_clear_buckets<G>(w, s);
-      prof_.mark("clear", s);
-    }
     launch_recode<G>(w, d_scalars, s);
     prof_.mark("recode", s);
     MSM_CUDA_CHECK(cudaEventRecord(consumed, s));
     sort_windows(w.sort_temp, w.sort_temp_bytes, w.keys_in, w.keys, w.vals_in, w.vals, w.entries(), w.W, w.sort_group,
                  sort_key_bits(w.log_m(), w.sort_group), s);
     prof_.mark("sort", s);
-    if (ct) {  // after the sort: a later piece's buckets are keys_in's region, which it reads
-      launch_ct_prepare<G>(w, s);
+    if (ct) launch_ct_prepare<G>(w, s);
+    if (ct || (direct && !later)) {  // after the sort: a constant-time later piece's buckets are keys_in
       launch_clear_buckets<G>(w, s);
       prof_.mark("clear", s);
     }
