@@ -39,7 +39,7 @@ function checkLayout(p: ContextPlan, n: number): void {
     scalars1: n * 32,
     // also the buckets of a constant-time later piece where the plan splits calls (engine.cu), once the
     // sort has read it; the other modes' later piece adds onto the buckets
-    keysIn: p.firstPiece > 0 && p.mode === 'constant-time' ? Math.max(p.D * n * 4, p.W * p.M * run) : p.D * n * 4,
+    keysIn: p.cuts.length > 1 && p.mode === 'constant-time' ? Math.max(p.D * n * 4, p.W * p.M * run) : p.D * n * 4,
     valsIn: p.D * n * 4,
     keys: p.D * n * 4,
     vals: p.D * n * 4,
@@ -200,30 +200,41 @@ describe.each(CURVE_NAMES)('%s', (curve: CurveName) => {
     expect(T().planContext(curve, 2 ** 26, { windowBits: 16 }, 160 * GB, RESIDENT).c).toBe(16);
   });
 
-  test('a call is split in two pieces from 2^20 points on: the first n/d, the smallest share whose compute covers the rest\'s copy', () => {
-    // ρ = compute / copy per point ≈ 0.3·W·(F/32)² for F-byte coordinates; d the largest power of
-    // two ≤ ρ + 1 (at most 64, at least 2)
-    const share = (p: ContextPlan): number => {
+  test('a call is split in pieces from 2^20 points on, each piece\'s copy ending as the compute before it does', () => {
+    // ρ' = 0.8·ρ, ρ ≈ 0.3·D·(F/32)² the compute over the copy time per point for F-byte coordinates;
+    // the cumulative shares S_(i+1) = S_1 + ρ'·S_i: the first piece is the smallest that keeps the
+    // device busy, and only its copy is exposed
+    const rho = (p: ContextPlan): number => {
       const f = p.affineBytes / 2 / 32;
-      const rho = 0.3 * p.D * f * f;
-      let d = 2;
-      while (2 * d <= 64 && 2 * d <= rho + 1) d *= 2;
-      return d;
+      return Math.max(0.8 * 0.3 * p.D * f * f, 1.05);
     };
     for (const log of [12, 16, 19, 20, 21, 22, 24]) {
       const n = 2 ** log + 3;
       for (const opts of [{}, { accumulation: 'constant-time' }, { accumulation: 'homogeneous' }, { group: 'g2' }]) {
         if ('group' in opts && !['bn254', 'bls12-381'].includes(curve)) continue;
         const p = T().planContext(curve, n, opts, 80 * GB, RESIDENT);
-        expect({ log, opts, first: p.firstPiece }).toEqual({ log, opts, first: log >= 20 ? Math.floor(n / share(p)) : 0 });
+        const k = p.cuts.length;
+        expect({ log, opts, split: k > 1 }).toEqual({ log, opts, split: log >= 20 });
+        expect(k).toBeLessThanOrEqual(8);
+        expect(p.cuts[k - 1]).toBe(n);
+        for (let i = 1; i < k; i++) expect(p.cuts[i]).toBeGreaterThan(p.cuts[i - 1]);
+        const r = rho(p), s1 = p.cuts[0];
+        for (let i = 1; i + 1 < k; i++) {
+          // within the rounding of the two cuts to whole points
+          expect(Math.abs(p.cuts[i] - (s1 + r * p.cuts[i - 1]))).toBeLessThanOrEqual(2 + r);
+        }
+        if (k > 1) expect(Math.abs(n - (s1 + r * p.cuts[k - 2]))).toBeLessThanOrEqual(2 + r);
         checkLayout(p, n);
       }
     }
-    // H100 at 2^24: BN254 a quarter, BLS12-381 an eighth (bench/gpu-notes.md)
-    const at24 = T().planContext(curve, 2 ** 24, {}, 80 * GB, RESIDENT);
-    if (curve === 'bn254') expect(at24.firstPiece).toBe(2 ** 22);
-    if (curve === 'bls12-381') expect(at24.firstPiece).toBe(2 ** 21);
-    expect(T().planContext(curve, 0, {}, 80 * GB, RESIDENT).firstPiece).toBe(0);
+    expect(T().planContext(curve, 0, {}, 80 * GB, RESIDENT).cuts).toEqual([0]);
+    // H100 at 2^24, where k = 2 … 6 were timed (bench/gpu-notes.md): the default mode's pieces cost
+    // a pass of Alg. 3–5, the constant-time one's a merge of the buckets too, the homogeneous one's
+    // an Alg. 5 over the compact buffer
+    const at24 = (accumulation: 'default' | 'constant-time' | 'homogeneous') =>
+      T().planContext(curve, 2 ** 24, accumulation === 'default' ? {} : { accumulation }, 80 * GB, RESIDENT).cuts.length;
+    const want24: Partial<Record<CurveName, number[]>> = { bn254: [5, 4, 3], 'bls12-381': [4, 3, 2] };
+    if (want24[curve]) expect([at24('default'), at24('constant-time'), at24('homogeneous')]).toEqual(want24[curve]);
   });
 
   test('small inputs: T never exceeds n, and n = 0 allocates nothing', () => {

@@ -21,9 +21,9 @@ struct Environment {
   // the cost model says (cuda/msm/plan.hpp Plan::shared_buckets; shared only where no τ is asked for
   // and the table fits): 0 = the plan's choice, 1 = windows, 2 = shared (for measuring and tests).
   int cuda_buckets = 0;
-  // MSM_CUDA_FIRST_PIECE=d (1 … 64): the first piece of a call whose scalars are handed over while
-  // copied is ⌈n/d⌉ points at any n ≥ 2 (d = 1: no split); 0 = the plan's choice (cuda/msm/plan.hpp).
-  int cuda_first_piece = 0;
+  // MSM_CUDA_PIECES=k (1 … 8): a call whose scalars are handed over while copied runs in k pieces at
+  // any n ≥ k (1: no split); 0 = the plan's choice (cuda/msm/plan.hpp Plan::pieces).
+  int cuda_pieces = 0;
   // MSM_CUDA_PROFILE (any value): per-stage device times of every MSM on stderr, and the host's
   // phases (call-time copy, launches).
   bool cuda_profile = false;

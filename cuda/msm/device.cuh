@@ -214,7 +214,7 @@ class Profiler {
   }
 
  private:
-  static constexpr int kMax = 16;
+  static constexpr int kMax = 64;  // marks per report: a call in Plan::kMaxPieces pieces
   bool on_, events_;
   int count_ = 0;
   cudaEvent_t ev_[kMax] = {};

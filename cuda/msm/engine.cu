@@ -5,8 +5,8 @@
 // double-buffers the uploads on a second stream so that the next upload overlaps the current
 // compute, and a single MSM is a batch of one. When the device is idle at call time, the scalars
 // are uploaded as they are copied and the call's pipeline is queued from the calling thread: a
-// large call starts its first piece of points while the rest is still being copied
-// (Plan::first_piece) and the next copy (another call's, or the next set of a batch) first queues
+// large call starts on its first piece of points while the rest is still being copied, and each
+// later piece follows as soon as its copy is done (Plan::pieces); the next copy (another call's, or the next set of a batch) first queues
 // the rest of that call's pipeline; a smaller call is queued whole. So the device computes while
 // the calling thread copies. Calls on one device are serialised by a per-device mutex. A context over
 // several devices (SplitEngine) is one such context per device, each on its share of the bases.
@@ -217,7 +217,7 @@ class CudaEngine final : public Engine {
     // The first set's first piece ran at call time if its copy started it and is still in buffer b.
     const uint64_t first = first_ticket_;
     const bool ran = L > 0 && first != 0 && sets[0].ticket == first && slot_ticket_[b] == first;
-    const uint32_t from = ran ? plan_.first_piece : 0;
+    const uint32_t from = ran ? plan_.last_from() : 0;
     first_ticket_ = 0;  // this call's pipeline writes over the workspace
     for (size_t k = 0; k < L; ++k) {
       MSM_CUDA_CHECK(cudaStreamWaitEvent(stream_->s, staged_[b]->e, 0));
@@ -260,19 +260,19 @@ class CudaEngine final : public Engine {
     return copy;
   }
 
-  // finish_first_piece, when the device is idle (no call holds it): before a copy that takes no
+  // finish_pieces, when the device is idle (no call holds it): before a copy that takes no
   // lent buffer, so that the device computes while it is made.
   void finish_pending() {
     std::unique_lock<std::mutex> lock(device_mutex(device_), std::try_to_lock);
-    if (lock.owns_lock() && cudaSetDevice(device_) == cudaSuccess) finish_first_piece();
+    if (lock.owns_lock() && cudaSetDevice(device_) == cudaSuccess) finish_pieces();
   }
 
   // src → dst (pinned host memory, n·32 bytes), whole, always. When upload_now and the device is
   // idle (no call holds it), each chunk is also DMA'd to a device scalar buffer as soon as it is
-  // copied, and that buffer is marked with ticket: true then. An earlier call's first piece waiting
-  // in the workspace gets the rest of its pipeline queued first (finish_first_piece); then, where
-  // the plan splits the call, this call's first piece is copied first and its Alg. 3–5 queued on
-  // stream_ before the rest is copied; where it does not, the whole pipeline is queued after the
+  // copied, and that buffer is marked with ticket: true then. An earlier call's first pieces waiting
+  // in the workspace get the rest of their pipeline queued first (finish_pieces); then, where
+  // the plan splits the call, each piece but the last is copied and its Alg. 3–5 queued on stream_
+  // before the next is copied; where it does not, the whole pipeline is queued after the
   // copy, so that a batch's first sets compute while its later ones are copied (a batch of 8 at
   // 2^16–2^19: 6–14 % less per MSM on the H100; a single call's time to the result did not move,
   // bench/gpu-notes.md). Each piece is shown to inspect once copied (again, if a CUDA error makes
@@ -282,7 +282,7 @@ class CudaEngine final : public Engine {
     HostLaps laps;
     std::unique_lock<std::mutex> lock(device_mutex(device_), std::try_to_lock);
     const bool idle = lock.owns_lock() && cudaSetDevice(device_) == cudaSuccess;
-    if (idle) finish_first_piece();
+    if (idle) finish_pieces();
     laps.lap("lock");
     if (!upload_now || !idle || bytes != plan_.n * 32 || environment().cuda_upload_pageable) {
       HostBytes::stream(dst, src, bytes, inspect);
@@ -291,17 +291,21 @@ class CudaEngine final : public Engine {
     const int b = eager_slot_;
     eager_slot_ ^= 1;
     slot_ticket_[b] = 0;
-    const bool split = plan_.first_piece > 0;
-    const size_t cut = split ? size_t(plan_.first_piece) * 32 : 0;
+    const bool split = plan_.pieces > 1;
     uint8_t* d = reinterpret_cast<uint8_t*>(device_scalars(b));
     cudaStream_t cs = copy_stream_->s;
     cudaError_t e = cudaStreamWaitEvent(cs, consumed_[b]->e, 0);
     dma_queue_ns_ = 0;
-    if (e == cudaSuccess && split) e = stage_and_copy(d, dst, src, 0, cut, inspect);
-    laps.lap("first piece copy");
-    if (e == cudaSuccess && split) e = start_first_piece(b);
-    laps.lap("first piece launch");
-    if (e == cudaSuccess) e = stage_and_copy(d, dst, src, cut, bytes, inspect);
+    size_t at = 0;
+    for (int i = 0; i + 1 < plan_.pieces && e == cudaSuccess; ++i) {
+      const size_t to = size_t(plan_.cuts[i]) * 32;
+      e = stage_and_copy(d, dst, src, at, to, inspect);
+      laps.lap("piece copy");
+      if (e == cudaSuccess) e = start_piece(b, i);
+      laps.lap("piece launch");
+      at = to;
+    }
+    if (e == cudaSuccess) e = stage_and_copy(d, dst, src, at, bytes, inspect);
     if (e == cudaSuccess) e = cudaEventRecord(staged_[b]->e, cs);
     laps.lap("rest copy");
     if (e != cudaSuccess) {  // the copy must still be whole; msm_batch meets the error again and reports it
@@ -333,14 +337,14 @@ class CudaEngine final : public Engine {
     return reinterpret_cast<uint32_t*>(memory_.get() + plan_.scalars[b].offset);
   }
 
-  // The first piece waiting in the workspace (first_ticket_), whose whole upload is queued, gets
-  // the rest of its pipeline queued now.
-  void finish_first_piece() {
+  // The first pieces waiting in the workspace (first_ticket_), whose whole upload is queued, get
+  // the rest of their pipeline queued now.
+  void finish_pieces() {
     const uint64_t t = first_ticket_;
     const int b = first_buffer_;
     first_ticket_ = 0;
     if (t == 0 || slot_ticket_[b] != t) return;
-    queue_pipeline(b, t, plan_.first_piece, true);
+    queue_pipeline(b, t, plan_.last_from(), true);
   }
 
   // Queues on stream_ the pipeline of the set with ticket t from point `from` on (its scalars
@@ -390,16 +394,17 @@ class CudaEngine final : public Engine {
     return false;
   }
 
-  // The first piece's Alg. 3–5 on stream_ once its scalars are in device buffer b (copy_uploading
-  // has queued their DMA on copy_stream_); consumed_[b] marks its recode, so that an upload into b
+  // Piece i's Alg. 3–5 on stream_ once its scalars are in device buffer b (copy_uploading has
+  // queued their DMA on copy_stream_); consumed_[b] marks its recode, so that an upload into b
   // waits for it. A launch error comes back as a CUDA error, for copy_uploading's fallback.
-  cudaError_t start_first_piece(int b) {
+  cudaError_t start_piece(int b, int i) {
     cudaError_t e = cudaEventRecord(piece_staged_->e, copy_stream_->s);
     if (e == cudaSuccess) e = cudaStreamWaitEvent(stream_->s, piece_staged_->e, 0);
     if (e != cudaSuccess) return e;
     try {
-      prof_.mark("first piece", stream_->s);
-      run_piece(device_scalars(b), 0, plan_.first_piece, false, consumed_[b]->e);
+      prof_.mark("piece", stream_->s);
+      const uint32_t from = i > 0 ? plan_.cuts[i - 1] : 0;
+      run_piece(device_scalars(b), from, plan_.cuts[i] - from, i > 0, consumed_[b]->e);
     } catch (const std::exception&) {
       e = cudaGetLastError();
       return e != cudaSuccess ? e : cudaErrorLaunchFailure;
@@ -490,10 +495,6 @@ class CudaEngine final : public Engine {
   void run(const uint32_t* d_scalars, cudaEvent_t consumed, uint32_t from) {
     cudaStream_t s = stream_->s;
     run_piece(d_scalars, from, plan_.n - from, from > 0, consumed);
-    if (from > 0 && w_.mode == Accumulation::constant_time) {  // the other modes' later piece added onto them
-      launch_merge_buckets<G>(w_, w_.keys_in, s);
-      prof_.mark("merge", s);
-    }
     launch_reduce<G>(w_, device_, s);
     prof_.mark("reduce", s);
   }
@@ -501,8 +502,9 @@ class CudaEngine final : public Engine {
   // Alg. 3–5 on points [first, first + count) into the context's buckets: a later piece's added onto
   // them (Workspace::later: by Alg. 4 in the default mode, by Alg. 5 in the homogeneous one), in the
   // constant-time mode written into keys_in's region (the plan sizes it for them; the sort has read it
-  // by then) for launch_merge_buckets. Alg. 4 writes only the buckets that have entries in the
-  // default and constant-time modes, so theirs are set to O first.
+  // by then) and merged into them before the next piece's recode writes there. Alg. 4 writes only
+  // the buckets that have entries in the default and constant-time modes, so theirs are set to O
+  // first.
   void run_piece(const uint32_t* d_scalars, uint32_t first, uint32_t count, bool later, cudaEvent_t consumed) {
     cudaStream_t s = stream_->s;
     Workspace<G> w = w_;
@@ -527,6 +529,10 @@ class CudaEngine final : public Engine {
     if (ct) launch_ct_aggregate<G>(w, device_, s);
     else launch_aggregate<G>(w, device_, s);
     prof_.mark("aggregate", s);
+    if (later && ct) {
+      launch_merge_buckets<G>(w_, w_.keys_in, s);
+      prof_.mark("merge", s);
+    }
   }
 
   CurveId id_;
@@ -544,8 +550,8 @@ class CudaEngine final : public Engine {
   // (0: none), and the buffer the next upload at call time goes to.
   uint64_t slot_ticket_[2] = {0, 0};
   int eager_slot_ = 0;
-  // Guarded by the device mutex: the ticket whose first piece copy_uploading ran (its buckets in the
-  // workspace, the rest to follow; 0: none) and the scalar buffer it read; the sets whose whole
+  // Guarded by the device mutex: the ticket whose first pieces copy_uploading ran (their buckets in
+  // the workspace, the last piece to follow; 0: none) and the scalar buffer it read; the sets whose whole
   // pipeline a call-time copy queued (queue_pipeline), each with its window sums' download.
   uint64_t first_ticket_ = 0;
   int first_buffer_ = -1;
@@ -561,7 +567,7 @@ class CudaEngine final : public Engine {
   // Per scalar buffer b: its upload is done (staged), its recode has read it (consumed), and the
   // window sums of the MSM that used it are on the host (done).
   std::unique_ptr<Event> staged_[2], consumed_[2], done_[2];
-  std::unique_ptr<Event> piece_staged_;  // the first piece's DMA is done (copy_uploading)
+  std::unique_ptr<Event> piece_staged_;  // a piece's DMA is done (copy_uploading, recorded again per piece)
   Profiler prof_;
   std::atomic<uint64_t> dma_queue_ns_{0};  // MSM_CUDA_PROFILE: stage_and_copy's DMA calls, all threads
 };

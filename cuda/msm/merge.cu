@@ -1,6 +1,6 @@
-// The constant-time mode's buckets of a call split in two pieces (engine.cu, Plan::first_piece): the
-// later piece's §5 wrote its buckets apart (into keys_in, free once the sort has read it), and each
-// bucket of the first piece gets the later one added, B = B + B', over all windows at once with RCB
+// The constant-time mode's buckets of a call split in pieces (engine.cu, Plan::pieces): a later
+// piece's §5 wrote its buckets apart (into keys_in, free once the sort has read it), and each
+// bucket of the earlier pieces gets the later one added, B = B + B', over all windows at once with RCB
 // Alg. 7 (complete, 12M), the same instructions for every bucket. The other modes add a later piece
 // onto the buckets in Alg. 4 or 5 instead (Workspace::later).
 #include "device.cuh"

@@ -3,6 +3,7 @@
 #include "plan.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "../common/env.hpp"
@@ -63,27 +64,59 @@ int choose_sort_group(uint64_t n, int W, int c) {
 }
 
 // The call-time copy of n scalars (into pinned memory, each chunk DMA'd as it is copied) takes
-// ~0.9 ns per point on the H100's host (16 copy threads), ~15 ms at 2^24, with the device idle
-// unless the MSM starts on a first piece of n/d points while the rest is copied (engine.cu). The
-// rest's copy hides behind that piece's compute when ρ/d ≥ 1 − 1/d, ρ being compute over copy per
-// point: about 0.3·W·(F/32)² for F-byte coordinates (engine at 2^24, MSM_CUDA_PROFILE: 3.5 ns per
-// point for BN254, 7 for BLS12-381, W = 13). The smallest such share, d the largest power of two
-// ≤ ρ + 1, leaves the least copy exposed: n/4 for BN254, n/8 for BLS12-381 (measured: BN254 2^24
-// 80.6 → 67.6 ms at n/4, 70.7 at n/8; BLS12-381 137–144 → 130 at n/4, 127.6 at n/8). The price is
-// one more pass of Alg. 3–5 and W·M bucket additions (~5 ms at BLS12-381 2^24); below 2^20 points
-// (32 MiB, ~1 ms to copy) it outweighs the copy.
-uint32_t first_piece_for(uint64_t n, int W, size_t coordinate_bytes) {
-  if (n < kPiecesFrom) return 0;
-  const double f = double(coordinate_bytes) / 32.0, rho = 0.3 * W * f * f;
-  uint64_t d = 2;
-  while (2 * d <= kMaxFirstPieceShare && double(2 * d) <= rho + 1.0) d *= 2;
-  return uint32_t(n / d);
+// ~0.75 ns per point on the H100's host (16 copy threads, 2 MiB chunks: 12.7 ms at 2^24,
+// bench/gpu-notes.md), and the device waits for the first piece's scalars. ρ, compute over copy
+// time per point, is about 0.3·D·(F/32)² for F-byte coordinates (engine at 2^24, MSM_CUDA_PROFILE:
+// 3.5 ns per point for BN254, 7 for BLS12-381, D = 13). The device never waits again when each
+// piece's copy ends before the compute of the pieces before it: with cumulative shares S_i,
+// S_(i+1) ≤ S_1 + ρ'·S_i, ρ' = kPieceMargin·ρ (the copy's speed varies); equality throughout gives
+// the smallest first piece, S_i = (ρ'^i − 1)/(ρ'^k − 1), and its copy is what stays exposed.
+// Each piece more costs a pass of Alg. 3–5 (kPieceMs), and in the other modes a pass over the
+// buckets: the constant-time merge (merge.cu, 0.53 / 1.38 ms over 2^21 BN254 / BLS12-381 buckets),
+// the homogeneous mode's Alg. 5 on the compact buffer. The constants are fitted to k = 2 … 6 forced
+// on the H100 (API, 2^20 / 2^22 / 2^24, every mode: bench/gpu-notes.md, "A call in k pieces").
+namespace {
+constexpr double kPieceMargin = 0.8;
+constexpr double kCopyMsPerPoint = 0.75e-6;
+constexpr double kPieceMs = 0.15;
+constexpr double kMergeMs = 0.5;         // per 2^21 buckets, times (F/32)²
+constexpr double kHomogeneousMs = 2.0;   // per 2^21 buckets
+double piece_rho(int D, double f) { return std::max(kPieceMargin * 0.3 * D * f * f, 1.05); }
+
+void piece_cuts(uint64_t n, int k, double rho, uint32_t* cuts) {
+  const double whole = std::pow(rho, k) - 1.0;
+  uint64_t prev = 0;
+  for (int i = 1; i < k; ++i) {
+    const uint64_t at = uint64_t(double(n) * (std::pow(rho, i) - 1.0) / whole);
+    prev = std::min(std::max(at, prev + 1), n - uint64_t(k - i));  // every piece ≥ 1 point
+    cuts[i - 1] = uint32_t(prev);
+  }
+  cuts[k - 1] = uint32_t(n);
 }
-uint32_t choose_first_piece(uint64_t n, int W, size_t coordinate_bytes) {
-  const int d = environment().cuda_first_piece;
-  if (d == 0) return first_piece_for(n, W, coordinate_bytes);
-  return d > 1 && n >= 2 ? uint32_t((n + uint64_t(d) - 1) / uint64_t(d)) : 0;
+
+double piece_cost(uint64_t n, int k, double rho, double piece_ms) {
+  const double first = k == 1 ? 1.0 : (rho - 1.0) / (std::pow(rho, k) - 1.0);
+  return first * double(n) * kCopyMsPerPoint + (k - 1) * piece_ms;
 }
+
+void choose_pieces(Plan& p, uint64_t n, size_t coordinate_bytes) {
+  const double f = double(coordinate_bytes) / 32.0, rho = piece_rho(p.D, f);
+  const double buckets = double(p.W) * double(p.M) / double(1u << 21);
+  const double piece_ms = kPieceMs + (p.mode == Accumulation::constant_time ? kMergeMs * f * f * buckets
+                                      : p.mode == Accumulation::homogeneous ? kHomogeneousMs * buckets
+                                                                            : 0.0);
+  int k = environment().cuda_pieces;
+  if (k == 0) {
+    k = 1;
+    if (n >= kPiecesFrom)
+      for (int j = 2; j <= Plan::kMaxPieces; ++j)
+        if (piece_cost(n, j, rho, piece_ms) < piece_cost(n, k, rho, piece_ms)) k = j;
+  }
+  k = int(std::min<uint64_t>(uint64_t(k), std::max<uint64_t>(n, 1)));
+  p.pieces = k;
+  piece_cuts(n, k, rho, p.cuts);
+}
+}  // namespace
 
 // Estimated cost, in mixed additions, of one MSM of n points with window c (D digits per scalar;
 // W = D windows of M = 2^(c−2) buckets each, or with `shared` one set of M = 2^(c−1) buckets for all
@@ -262,7 +295,7 @@ Plan make_plan(const PlanInput& in) {
   // c = 19 at 2^20, never measured there).
   p.chunk_log = choose_chunk_log(p.M, p.W, std::max<uint32_t>(chunk_threads / kChunkThreadShare, 1));
   p.sort_group = p.shared_buckets ? 1 : choose_sort_group(n1, p.W, c);
-  p.first_piece = choose_first_piece(in.n, p.D, cv.affine / 2);
+  choose_pieces(p, in.n, cv.affine / 2);
   if (in.n == 0) return p;
 
   const size_t n = p.n, D = size_t(p.D), W = size_t(p.W), M = p.M, T = p.T, S = p.slots;
@@ -273,7 +306,7 @@ Plan make_plan(const PlanInput& in) {
   for (Region& r : p.scalars) r = l.take(n * kScalarWords * 4);
   // keys_in also holds a later piece's buckets where the constant-time mode's calls are split (the
   // other modes' later piece adds onto the buckets: engine.cu run_piece)
-  const bool later_buckets = p.first_piece > 0 && ct;
+  const bool later_buckets = p.pieces > 1 && ct;
   p.keys_in = l.take(later_buckets ? std::max(D * n * 4, W * M * run) : D * n * 4);
   p.vals_in = l.take(D * n * 4);
   p.keys = l.take(D * n * 4);

@@ -62,17 +62,21 @@ struct Plan {
   Accumulation mode = Accumulation::xyzz;
   bool shared_sum = false;     // PlanInput::shared_sum
   bool table_lowered = false;  // τ or c was lowered for the table to fit (memory fallback)
-  // Points of the first of two pieces when the call-time copy hands the scalars over as it copies
-  // them (engine.cu): that piece runs Alg. 3–5 while the rest is still being copied, the rest runs
-  // after and its buckets are added to the first's. 0: never split.
-  uint32_t first_piece = 0;
+  // A call whose scalars are handed over as they are copied (engine.cu) runs in `pieces` pieces:
+  // piece i covers points [cuts[i−1], cuts[i]) (from 0; cuts[pieces−1] = n). Each runs Alg. 3–5 as
+  // soon as its scalars are on the device while the next ones are still being copied, the later
+  // pieces' buckets added onto the earlier ones'. 1: never split.
+  static constexpr int kMaxPieces = 8;
+  int pieces = 1;
+  uint32_t cuts[kMaxPieces] = {};
+  uint32_t last_from() const { return pieces > 1 ? cuts[pieces - 2] : 0; }  // where the last piece starts
   // The one device allocation (table first, then the pipeline's scratch), each region 256-aligned.
   Region table;         // [(τ+1)·n] affine: table[h·n + i] = 2^h·P_i (shared buckets: 2^(hc)·P_i)
   Region recode_table;  // [2^c + 1] k̂ per t (Alg. 3 mapping table; empty with shared buckets)
   Region scalars[2];    // [n × 32 B] each: the scalars of the MSM running and of the next upload
   Region keys_in, vals_in, keys, vals;  // [D·n] u32 each: bucket and point|EXP|SIGN, before / after the sort
                                         // keys_in, free after the sort, also holds a later piece's
-                                        // [W·M] buckets where first_piece > 0 (sized for both)
+                                        // [W·M] buckets where pieces > 1 (sized for both)
   Region sort_temp;     // CUB's temporary storage for one sort (g windows; shared buckets: all D·n entries)
   Region buffer;        // [W·slots] XYZZ (constant time: homogeneous) Alg. 4 runs
   Region buf_offset, buf_used;  // [W·T] u32 (Alg. 4 buffer_offset, buffer_used)
@@ -115,12 +119,8 @@ int choose_chunk_log(uint32_t M, int W, uint32_t threads);
 constexpr uint64_t kMaxSortEntries = uint64_t(1) << 24;
 int sort_group_for(uint64_t n, int W, int c);
 int choose_sort_group(uint64_t n, int W, int c);
-// The first piece of n points (Plan::first_piece) for W windows and F-byte coordinates: n/d from
-// kPiecesFrom points on, d a power of two in [2, kMaxFirstPieceShare] (plan.cpp), else 0;
-// MSM_CUDA_FIRST_PIECE=d: ⌈n/d⌉ at any n ≥ 2, d = 1 never.
+// A call of n points is split in pieces (Plan::pieces, cuts) from kPiecesFrom points on, as many as
+// plan.cpp's cost model finds cheapest for the mode; MSM_CUDA_PIECES=k forces k at any n ≥ k.
 constexpr uint64_t kPiecesFrom = uint64_t(1) << 20;
-constexpr uint64_t kMaxFirstPieceShare = 64;
-uint32_t first_piece_for(uint64_t n, int W, size_t coordinate_bytes);
-uint32_t choose_first_piece(uint64_t n, int W, size_t coordinate_bytes);
 
 }  // namespace msm::gpu

@@ -53,7 +53,7 @@ struct Workspace {
   // (plan.hpp), which defines them.
   uint32_t n = 0;
   // The piece of the MSM that recode, sort, Alg. 4 and Alg. 5 run on: points [first, first + count)
-  // (all n unless engine.cu splits the call, Plan::first_piece). Each window has `count` entries;
+  // (all n unless engine.cu splits the call, Plan::pieces). Each window has `count` entries;
   // the table keeps its stride n.
   uint32_t first = 0, count = 0;
   int c = 0;

@@ -4,9 +4,9 @@
 // everything else. Every way a ticket can go stale is driven here: calls queued while another
 // runs, more sets than lent buffers (8 at 2^16, 2 at 2^20 + 5), batches mixed with single calls,
 // two contexts on one device, Montgomery scalars decoded after the copy. At 2^16 points a call runs
-// in one piece; at 2^20 + 5 the plan splits it (Plan::first_piece: the first quarter starts while
-// the rest is being copied, and its buckets stay in the workspace for the call's msm_batch), which
-// every one of these drives too.
+// in one piece; at 2^20 + 5 the plan splits it (Plan::pieces: each piece but the last starts while
+// the next is being copied, and their buckets stay in the workspace for the call's msm_batch),
+// which every one of these drives too (MSM_CUDA_PIECES=k forces k pieces at every size).
 // Each result is checked against the CPU backend.
 // Skipped, with the reason, where CUDA is unavailable.
 

@@ -83,7 +83,9 @@ Napi::Value plan_context(const Napi::CallbackInfo& cb) {
   r.Set("sortGroup", p.sort_group);
   r.Set("tableLowered", p.table_lowered);
   r.Set("sharedSum", p.shared_sum);
-  r.Set("firstPiece", double(p.first_piece));
+  auto cuts = Napi::Array::New(env, size_t(p.pieces));
+  for (int i = 0; i < p.pieces; ++i) cuts.Set(uint32_t(i), double(p.cuts[i]));
+  r.Set("cuts", cuts);
   r.Set("mode", kAccumulationNames[int(p.mode)]);
   r.Set("total", double(p.total));
   auto regions = Napi::Object::New(env);

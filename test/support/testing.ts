@@ -48,7 +48,7 @@ export interface ContextPlan {
   sortGroup: number; // g: windows per radix sort (cuda/msm/sort.cu)
   tableLowered: boolean;
   sharedSum: boolean; // Alg. 4's running sums in shared memory (cuda/msm/tuning.hpp acc_shared_for)
-  firstPiece: number; // points of the first piece a call may start while the rest is copied (0: no split)
+  cuts: number[]; // where each piece of a call handed over while copied ends (Plan::cuts; one: no split)
   mode: 'xyzz' | 'homogeneous' | 'constant-time'; // the accumulation mode (cuda/options.hpp kAccumulationNames)
   total: number;
   regions: PlanRegions;
