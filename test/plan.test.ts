@@ -201,12 +201,12 @@ describe.each(CURVE_NAMES)('%s', (curve: CurveName) => {
   });
 
   test('a call is split in pieces from 2^20 points on, each piece\'s copy ending as the compute before it does', () => {
-    // ρ' = 0.8·ρ, ρ ≈ 0.3·D·(F/32)² the compute over the copy time per point for F-byte coordinates;
+    // ρ' = 0.65·ρ, ρ ≈ 0.3·D·(F/32)² the compute over the copy time per point for F-byte coordinates;
     // the cumulative shares S_(i+1) = S_1 + ρ'·S_i: the first piece is the smallest that keeps the
     // device busy, and only its copy is exposed
     const rho = (p: ContextPlan): number => {
       const f = p.affineBytes / 2 / 32;
-      return Math.max(0.8 * 0.3 * p.D * f * f, 1.05);
+      return Math.max(0.65 * 0.3 * p.D * f * f, 1.05);
     };
     for (const log of [12, 16, 19, 20, 21, 22, 24]) {
       const n = 2 ** log + 3;
