@@ -6,10 +6,11 @@
 // compute, and a single MSM is a batch of one. When the device is idle at call time, the scalars
 // are uploaded as they are copied and the call's pipeline is queued from the calling thread: a
 // large call starts on its first piece of points while the rest is still being copied, and each
-// later piece follows as soon as its copy is done (Plan::pieces); the next copy (another call's, or the next set of a batch) first queues
-// the rest of that call's pipeline; a smaller call is queued whole. So the device computes while
-// the calling thread copies. Calls on one device are serialised by a per-device mutex. A context over
-// several devices (SplitEngine) is one such context per device, each on its share of the bases.
+// later piece but the last follows as soon as its copy is done (Plan::pieces); the next copy
+// (another call's, or the next set of a batch) first queues the rest of that call's pipeline; a
+// smaller call is queued whole. So the device computes while the calling thread copies. Calls on
+// one device are serialised by a per-device mutex. A context over several devices (SplitEngine) is
+// one such context per device, each on its share of the bases.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -269,10 +270,10 @@ class CudaEngine final : public Engine {
 
   // src → dst (pinned host memory, n·32 bytes), whole, always. When upload_now and the device is
   // idle (no call holds it), each chunk is also DMA'd to a device scalar buffer as soon as it is
-  // copied, and that buffer is marked with ticket: true then. An earlier call's first pieces waiting
-  // in the workspace get the rest of their pipeline queued first (finish_pieces); then, where
-  // the plan splits the call, each piece but the last is copied and its Alg. 3–5 queued on stream_
-  // before the next is copied; where it does not, the whole pipeline is queued after the
+  // copied, and that buffer is marked with ticket: true then. An earlier call's first pieces
+  // waiting in the workspace get the rest of their pipeline queued first (finish_pieces); then,
+  // where the plan splits the call, each piece but the last is copied and its Alg. 3–5 queued on
+  // stream_ before the next is copied; where it does not, the whole pipeline is queued after the
   // copy, so that a batch's first sets compute while its later ones are copied (a batch of 8 at
   // 2^16–2^19: 6–14 % less per MSM on the H100; a single call's time to the result did not move,
   // bench/gpu-notes.md). Each piece is shown to inspect once copied (again, if a CUDA error makes
@@ -551,8 +552,8 @@ class CudaEngine final : public Engine {
   uint64_t slot_ticket_[2] = {0, 0};
   int eager_slot_ = 0;
   // Guarded by the device mutex: the ticket whose first pieces copy_uploading ran (their buckets in
-  // the workspace, the last piece to follow; 0: none) and the scalar buffer it read; the sets whose whole
-  // pipeline a call-time copy queued (queue_pipeline), each with its window sums' download.
+  // the workspace, the last piece to follow; 0: none) and the scalar buffer it read; the sets whose
+  // whole pipeline a call-time copy queued (queue_pipeline), each with its window sums' download.
   uint64_t first_ticket_ = 0;
   int first_buffer_ = -1;
   struct Queued {

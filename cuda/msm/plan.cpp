@@ -71,8 +71,8 @@ int choose_sort_group(uint64_t n, int W, int c) {
 // piece's copy ends before the compute of the pieces before it: with cumulative shares S_i,
 // S_(i+1) ≤ S_1 + ρ'·S_i, ρ' = kPieceMargin·ρ (the copy's speed varies: 512 MiB took 9.7 to 14.8
 // ms in consecutive calls, and at 0.8·ρ BLS12-381 2^24's last piece once waited 3.1 ms for it,
-// MSM_CUDA_PROFILE); equality throughout gives
-// the smallest first piece, S_i = (ρ'^i − 1)/(ρ'^k − 1), and its copy is what stays exposed.
+// MSM_CUDA_PROFILE); equality throughout gives the smallest first piece, S_i = (ρ'^i − 1)/(ρ'^k −
+// 1), and its copy is what stays exposed.
 // Each piece more costs a pass of Alg. 3–5 (kPieceMs), and in the other modes a pass over the
 // buckets: the constant-time merge (merge.cu, 0.53 / 1.38 ms over 2^21 BN254 / BLS12-381 buckets),
 // the homogeneous mode's Alg. 5 on the compact buffer. The constants are fitted to k = 2 … 6 forced
