@@ -19,14 +19,16 @@ namespace msm::gpu {
 //   4             4 blocks, 126 registers    5 blocks, 96 registers, ~400 B         8 blocks, 64 registers,
 //                                                                                   ~250 B spilled
 //
-// `shared` is the default mode of G1 from 2^20 points, and the constant-time and homogeneous modes of
-// the 5- and 6-limb fields (acc_shared_for): its running sum lives in shared memory (accumulate.cu
-// SharedSum, as the paper's Alg. 4 keeps it), so the registers hold only the addition's temporaries. Measured on the H100 (MSM_CUDA_PROFILE, random scalars, the accumulate
-// stage of the call's second piece at 2^22 / 2^24): BLS12-381 tight 26.41 / 85.2 ms, shared 23.96 / 79.7 (at 5 blocks, 96 registers
-// and ~340 B spilled: 24.0 / 79.6); BN254 wide 9.90 / 34.5, shared 9.18 / 32.0 (at 6 blocks, 80
-// registers: 9.47 / 33.0; at 5: 9.47 / 33.5). ncu (BLS12-381 2^22, the second piece): fmaheavy pipe
-// 80.7 → 84.0 % busy, 9.7 → 12.3 warps per SM, local loads 55.5 M → 13.3 M; BN254 79.5 → 84.3 %,
-// 12.7 → 21.8 warps. Otherwise the sums stay in registers, at the table's register budget below.
+// `shared` is the default mode of G1 from 2^20 points, and the constant-time and homogeneous modes
+// of the 5- and 6-limb fields (acc_shared_for): its running sum lives in shared memory
+// (accumulate.cu SharedSum, as the paper's Alg. 4 keeps it), so the registers hold only the
+// addition's temporaries. Measured on the H100 (MSM_CUDA_PROFILE, random scalars, the accumulate
+// stage of the call's second piece at 2^22 / 2^24): BLS12-381 tight 26.41 / 85.2 ms, shared 23.96 /
+// 79.7 (at 5 blocks, 96 registers and ~340 B spilled: 24.0 / 79.6); BN254 wide 9.90 / 34.5, shared
+// 9.18 / 32.0 (at 6 blocks, 80 registers: 9.47 / 33.0; at 5: 9.47 / 33.5). ncu (BLS12-381 2^22, the
+// second piece): fmaheavy pipe 80.7 → 84.0 % busy, 9.7 → 12.3 warps per SM, local loads 55.5 M →
+// 13.3 M; BN254 79.5 → 84.3 %, 12.7 → 21.8 warps. Otherwise the sums stay in registers, at the
+// table's register budget below.
 //
 // The register budgets, measured with the sum in registers (engine alone, random scalars, 2^20 /
 // 2^22 / 2^24): BLS12-381 wide 21.2 / 73.0 / 283.8 ms, tight 18.3 / 58.7 / 217.6; BN254 wide
