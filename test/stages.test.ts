@@ -320,9 +320,10 @@ const CT_LAUNCHES = [
   [2, 3],
   [8, 2],
 ];
-function checkConstantTime(name: string, keys: number[], weights: bigint[], Tn: number, c: number, want: bigint[]): void {
+// start: the buckets of a call's earlier pieces, which this piece adds onto (want includes them).
+function checkConstantTime(name: string, keys: number[], weights: bigint[], Tn: number, c: number, want: bigint[], start?: bigint[]): void {
   const M = 2 ** (c - 2);
-  const ct = T().accumulateCt(Uint32Array.from(keys), BigUint64Array.from(weights), Tn, c);
+  const ct = T().accumulateCt(Uint32Array.from(keys), BigUint64Array.from(weights), Tn, c, start && BigUint64Array.from(start));
   let P = 4;
   while (P < 2 * Tn) P *= 2;
   expect(ct.index.length).toBe(P);
@@ -338,7 +339,8 @@ function checkConstantTime(name: string, keys: number[], weights: bigint[], Tn: 
     for (let p = 0; p < M; p++) {
       const tag = `${name} (§5, ${block} × ${resident}): bucket ${p + 1}`;
       if (ct.written[p] + agg.written[p] > 1) throw new Error(`${tag} written ${ct.written[p]}× by Alg. 4, ${agg.written[p]}× by §5`);
-      const got = ct.written[p] ? ct.buckets[p] : agg.buckets[p];
+      // a bucket neither writes keeps its value (O in a call's first piece)
+      const got = ct.written[p] ? ct.buckets[p] : agg.written[p] ? agg.buckets[p] : (start?.[p] ?? 0n);
       if (got !== want[p]) throw new Error(`${tag}: ${got} ≠ ${want[p]}`);
     }
   }
@@ -413,6 +415,28 @@ describe('§5 constant-time aggregation (cuda/msm/ct_aggregate.cuh) beyond the s
           if (k) want[k - 1] = (want[k - 1] + weights[i]) & MASK64;
         });
         checkConstantTime(`ct ${n}/${Tn}/${c}/${zeroShare}`, keys, weights, Tn, c, want);
+      }
+    }
+  });
+  test('a later piece of a call: runs start from the earlier pieces\' buckets, each added once', () => {
+    // The split places every run kind (whole in a thread, head, tail, over many threads) and buckets
+    // without entries, whose earlier value must stay.
+    for (const [n, Tn, c] of [
+      [1000, 63, 8],
+      [5000, 300, 10],
+      [40, 100, 6],
+      [2000, 7, 4], // 4 buckets: each spread over several threads
+    ]) {
+      const M = 2 ** (c - 2);
+      for (const zeroShare of [0, 0.5]) {
+        const keys = sorted(Array.from({ length: n }, () => (rng.int(1000) < zeroShare * 1000 ? 0 : 1 + rng.int(M))));
+        const weights = keys.map(() => rng.bits(64));
+        const start = Array.from({ length: M }, () => rng.bits(64));
+        const want = [...start];
+        keys.forEach((k, i) => {
+          if (k) want[k - 1] = (want[k - 1] + weights[i]) & MASK64;
+        });
+        checkConstantTime(`ct later ${n}/${Tn}/${c}/${zeroShare}`, keys, weights, Tn, c, want, start);
       }
     }
   });

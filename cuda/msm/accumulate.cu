@@ -279,9 +279,12 @@ struct ConstantTimeAcc {
   int shift;  // value_shift(c)
   H* __restrict__ buffer;
   H* __restrict__ buckets;  // the window's, bucket b at b − 1
+  bool later;               // the buckets hold an earlier piece's sums: runs start from them
   Sum s;  // RegisterSum<H>, or SharedSum<H>: the old sum is read again for the select, not held
 
-  __device__ __forceinline__ void restart(bool cond) { s.set(H::select(cond, H::infinity(), s.get())); }
+  __device__ __forceinline__ void begin(uint32_t b, bool head) {
+    s.set(head || b == 0 || !later ? H::infinity() : buckets[b - 1]);
+  }
   __device__ __forceinline__ void add(uint32_t v, bool skip) {
     A p = table[size_t(value_exp(v, shift)) * n + value_point(v, shift)];
     p.y = F::select(value_sign(v) != 0, -p.y, p.y);
@@ -305,7 +308,7 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B)) acc
     using H = ec::HomogeneousOf<G>;
     using Sum = std::conditional_t<B == Budget::shared, SharedSum<H>, RegisterSum<H>>;
     ConstantTimeAcc<G, Sum> acc{w.table, w.n, value_shift(w.c), w.ct_buffer() + size_t(j) * w.ct_padded(),
-                                w.ct_buckets() + size_t(j) * w.M(), {}};
+                                w.ct_buckets() + size_t(j) * w.M(), w.later, {}};
     if constexpr (B == Budget::shared) acc.s.base = acc_shared + threadIdx.x;
     accumulate_thread_ct(tid, sp, keys, w.vals + base, w.buf_index + size_t(j) * w.ct_padded(), acc);
   } else if constexpr (Mode == Accumulation::homogeneous) {

@@ -501,19 +501,15 @@ class CudaEngine final : public Engine {
   }
 
   // Alg. 3–5 on points [first, first + count) into the context's buckets: a later piece's added onto
-  // them (Workspace::later: by Alg. 4 in the default mode, by Alg. 5 in the homogeneous one), in the
-  // constant-time mode written into keys_in's region (the plan sizes it for them; the sort has read it
-  // by then) and merged into them before the next piece's recode writes there. Alg. 4 writes only
-  // the buckets that have entries in the default and constant-time modes, so theirs are set to O
-  // first.
+  // them (Workspace::later: by Alg. 4 in the default and constant-time modes, whose runs start from
+  // the bucket values, by Alg. 5 in the homogeneous one). Alg. 4 writes only the buckets that have
+  // entries in the default and constant-time modes, so the first piece sets theirs to O.
   void run_piece(const uint32_t* d_scalars, uint32_t first, uint32_t count, bool later, cudaEvent_t consumed) {
     cudaStream_t s = stream_->s;
     Workspace<G> w = w_;
     w.first = first, w.count = count;
-    const bool direct = w.mode == Accumulation::xyzz;
+    w.later = later;
     const bool ct = w.mode == Accumulation::constant_time;
-    w.later = later && !ct;
-    if (later && ct) w.buckets = reinterpret_cast<X*>(w_.keys_in);
     launch_recode<G>(w, d_scalars, s);
     prof_.mark("recode", s);
     MSM_CUDA_CHECK(cudaEventRecord(consumed, s));
@@ -521,7 +517,7 @@ class CudaEngine final : public Engine {
                  sort_key_bits(w.log_m(), w.sort_group), s);
     prof_.mark("sort", s);
     if (ct) launch_ct_prepare<G>(w, s);
-    if (ct || (direct && !later)) {  // after the sort: a constant-time later piece's buckets are keys_in
+    if (!later && w.mode != Accumulation::homogeneous) {
       launch_clear_buckets<G>(w, s);
       prof_.mark("clear", s);
     }
@@ -530,10 +526,6 @@ class CudaEngine final : public Engine {
     if (ct) launch_ct_aggregate<G>(w, device_, s);
     else launch_aggregate<G>(w, device_, s);
     prof_.mark("aggregate", s);
-    if (later && ct) {
-      launch_merge_buckets<G>(w_, w_.keys_in, s);
-      prof_.mark("merge", s);
-    }
   }
 
   CurveId id_;

@@ -73,15 +73,15 @@ int choose_sort_group(uint64_t n, int W, int c) {
 // ms in consecutive calls, and at 0.8·ρ BLS12-381 2^24's last piece once waited 3.1 ms for it,
 // MSM_CUDA_PROFILE); equality throughout gives the smallest first piece, S_i = (ρ'^i − 1)/(ρ'^k −
 // 1), and its copy is what stays exposed.
-// Each piece more costs a pass of Alg. 3–5 (kPieceMs), and in the other modes a pass over the
-// buckets: the constant-time merge (merge.cu, 0.53 / 1.38 ms over 2^21 BN254 / BLS12-381 buckets),
+// Each piece more costs a pass of Alg. 3–5 (kPieceMs), and in the other modes more: the
+// constant-time mode's §5 tree (0.24 / 0.43 ms a piece at BN254 / BLS12-381 on the H100, whatever n),
 // the homogeneous mode's Alg. 5 on the compact buffer. The constants are fitted to k = 2 … 6 forced
 // on the H100 (API, 2^20 / 2^22 / 2^24, every mode: bench/gpu-notes.md, "A call in k pieces").
 namespace {
 constexpr double kPieceMargin = 0.65;
 constexpr double kCopyMsPerPoint = 0.75e-6;
 constexpr double kPieceMs = 0.15;
-constexpr double kMergeMs = 0.5;         // per 2^21 buckets, times (F/32)²
+constexpr double kCtTreeMs = 0.25;       // times (F/32)^1.4
 constexpr double kHomogeneousMs = 2.0;   // per 2^21 buckets
 double piece_rho(int D, double f) { return std::max(kPieceMargin * 0.3 * D * f * f, 1.05); }
 
@@ -104,7 +104,7 @@ double piece_cost(uint64_t n, int k, double rho, double piece_ms) {
 void choose_pieces(Plan& p, uint64_t n, size_t coordinate_bytes) {
   const double f = double(coordinate_bytes) / 32.0, rho = piece_rho(p.D, f);
   const double buckets = double(p.W) * double(p.M) / double(1u << 21);
-  const double piece_ms = kPieceMs + (p.mode == Accumulation::constant_time ? kMergeMs * f * f * buckets
+  const double piece_ms = kPieceMs + (p.mode == Accumulation::constant_time ? kCtTreeMs * std::pow(f, 1.4)
                                       : p.mode == Accumulation::homogeneous ? kHomogeneousMs * buckets
                                                                             : 0.0);
   int k = environment().cuda_pieces;
@@ -306,10 +306,7 @@ Plan make_plan(const PlanInput& in) {
   p.table = l.take(size_t(tau + 1) * n * cv.affine);
   p.recode_table = l.take(p.shared_buckets ? 0 : size_t(table_size(c)) * 4);
   for (Region& r : p.scalars) r = l.take(n * kScalarWords * 4);
-  // keys_in also holds a later piece's buckets where the constant-time mode's calls are split (the
-  // other modes' later piece adds onto the buckets: engine.cu run_piece)
-  const bool later_buckets = p.pieces > 1 && ct;
-  p.keys_in = l.take(later_buckets ? std::max(D * n * 4, W * M * run) : D * n * 4);
+  p.keys_in = l.take(D * n * 4);
   p.vals_in = l.take(D * n * 4);
   p.keys = l.take(D * n * 4);
   p.vals = l.take(D * n * 4);

@@ -75,8 +75,6 @@ struct Plan {
   Region recode_table;  // [2^c + 1] k̂ per t (Alg. 3 mapping table; empty with shared buckets)
   Region scalars[2];    // [n × 32 B] each: the scalars of the MSM running and of the next upload
   Region keys_in, vals_in, keys, vals;  // [D·n] u32 each: bucket and point|EXP|SIGN, before / after the sort
-                                        // keys_in, free after the sort, also holds a later piece's
-                                        // [W·M] buckets where pieces > 1 (sized for both)
   Region sort_temp;     // CUB's temporary storage for one sort (g windows; shared buckets: all D·n entries)
   Region buffer;        // [W·slots] XYZZ (constant time: homogeneous) Alg. 4 runs
   Region buf_offset, buf_used;  // [W·T] u32 (Alg. 4 buffer_offset, buffer_used)

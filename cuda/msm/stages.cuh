@@ -63,7 +63,7 @@ struct Workspace {
   int tau = 0;
   Accumulation mode = Accumulation::xyzz;
   bool shared_sum = false;  // Alg. 4 keeps its running sums in shared memory (Plan::shared_sum)
-  bool later = false;       // a call's later piece: Alg. 4 (default mode) or 5 (homogeneous) adds onto `buckets`
+  bool later = false;       // a call's later piece: Alg. 4 (default, constant time) or 5 (homogeneous) adds onto `buckets`
   uint32_t T = 0;
   int chunk_log = 0;  // l of the reduction's chunk level (reduce.cuh)
   int sort_group = 1;  // g: windows per radix sort (sort.cu)
@@ -79,8 +79,7 @@ struct Workspace {
   uint32_t* buf_offset = nullptr;  // [W·T] Alg. 4 buffer_offset (default mode: each thread's first key, `lead`)
   uint32_t* buf_index = nullptr;   // [W·slots()] Alg. 4 buffer_index (constant_time: [W·P])
   uint32_t* buf_used = nullptr;    // [W·T] Alg. 4 buffer_used (default mode: the split bucket each starts)
-  X* buckets = nullptr;            // [W·M] (constant_time: of HomOf<G>, and a later piece's in keys_in;
-                                   // the other modes add a later piece onto them: `later`)
+  X* buckets = nullptr;            // [W·M] (constant_time: of HomOf<G>); a later piece adds onto them
   uint4* heavy = nullptr;          // [W·M] buckets left to the block-wide path: {j·M + p, t0, t1, 0}
   uint32_t* heavy_count = nullptr;
   X* chunk_sums = nullptr;         // [W·M/2^l] R_k of the chunk level (l > 0; constant_time: of HomOf<G>)
@@ -160,11 +159,6 @@ template <class G>
 void launch_ct_prepare(const Workspace<G>& w, cudaStream_t s);
 template <class G>
 void launch_ct_aggregate(const Workspace<G>& w, int device, cudaStream_t s);
-
-// merge.cu: the constant-time mode's buckets of a later piece (`later`, laid out as w.buckets) added
-// to w.buckets, RCB Alg. 7 on every bucket.
-template <class G>
-void launch_merge_buckets(const Workspace<G>& w, const void* later, cudaStream_t s);
 
 // reduce.cu: the chunk level, then §3.4 in one cooperative launch → window_sums (constant_time: on
 // HomOf<G> buckets).

@@ -39,8 +39,9 @@ struct IntCtAcc {
   IntPoint* buffer;
   IntPoint* buckets;
   uint32_t* bucket_writes;
+  bool later;
   uint64_t acc = 0;
-  void restart(bool cond) { acc = cond ? 0 : acc; }
+  void begin(uint32_t b, bool head) { acc = head || b == 0 || !later ? 0 : buckets[b - 1].v; }
   void add(uint32_t v, bool skip) { acc = skip ? acc : acc + weights[v]; }
   void store(uint32_t slot) { buffer[slot] = IntPoint{acc}; }
   void bucket(uint32_t b) {
@@ -49,9 +50,10 @@ struct IntCtAcc {
   }
 };
 
-// accumulateCt(keys (sorted, one window), weights, T, c) → { index, buffer, buckets, written }: the
-// §5 buffer of P = ct_window_slots(T) slots (O / index 0 where no run was stored) and the M buckets
-// Alg. 4 wrote directly, with how often each was written.
+// accumulateCt(keys (sorted, one window), weights, T, c, start?) → { index, buffer, buckets, written }:
+// the §5 buffer of P = ct_window_slots(T) slots (O / index 0 where no run was stored) and the M
+// buckets after Alg. 4's direct writes, with how often each was written. `start` (M values): the
+// buckets of a call's earlier pieces, which this piece's runs start from (Workspace::later).
 Napi::Value accumulate_ct(const Napi::CallbackInfo& cb) {
   auto keys = typed_arg<Napi::Uint32Array>(cb, 0, "keys");
   auto weights = typed_arg<Napi::BigUint64Array>(cb, 1, "weights");
@@ -61,13 +63,20 @@ Napi::Value accumulate_ct(const Napi::CallbackInfo& cb) {
   const uint32_t M = 1u << (c - 2);
   for (uint32_t i = 0; i < n; ++i)
     if (keys[i] > M || (i && keys[i] < keys[i - 1])) fail(cb.Env(), "keys must be sorted and ≤ 2^(c−2)");
+  const bool later = cb.Length() > 4 && !cb[4].IsUndefined();
+  std::vector<IntPoint> buckets(M, IntPoint{0});
+  if (later) {
+    auto start = typed_arg<Napi::BigUint64Array>(cb, 4, "start");
+    if (start.ElementLength() != M) fail(cb.Env(), "start must hold 2^(c−2) buckets");
+    for (uint32_t p = 0; p < M; ++p) buckets[p] = IntPoint{start[p]};
+  }
   std::vector<uint32_t> values(n);
   for (uint32_t i = 0; i < n; ++i) values[i] = i;
   const uint32_t P = gpu::ct_window_slots(T);
   std::vector<uint32_t> index(P, 0), writes(M, 0);
-  std::vector<IntPoint> buffer(P, IntPoint{0}), buckets(M, IntPoint{0});
+  std::vector<IntPoint> buffer(P, IntPoint{0});
   for (uint32_t tid = 0; tid < T; ++tid) {
-    IntCtAcc acc{weights.Data(), buffer.data(), buckets.data(), writes.data()};
+    IntCtAcc acc{weights.Data(), buffer.data(), buckets.data(), writes.data(), later};
     gpu::accumulate_thread_ct(tid, gpu::thread_span(0, n, T, tid), keys.Data(), values.data(), index.data(), acc);
   }
   Napi::Env env = cb.Env();

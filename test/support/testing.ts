@@ -95,11 +95,13 @@ export interface TestingAddon {
   // shared: 2^(c−1) plain buckets, Q = Σ (p+1)·B_p (else 2^(c−2) odd ones, Q = Σ (2p+1)·B_p)
   reduceIntegers(c: number, buckets: BigUint64Array, reverse: boolean, chunkLog?: number, localRounds?: number, shared?: boolean): { suffix: BigUint64Array; bhat1: bigint; total: bigint; q: bigint };
   // stages_ct.cpp: §5 and the complete formulas
+  // start: the buckets of a call's earlier pieces (Workspace::later), which the runs start from
   accumulateCt(
     keys: Uint32Array,
     weights: BigUint64Array,
     T: number,
     c: number,
+    start?: BigUint64Array,
   ): { index: Uint32Array; buffer: BigUint64Array; buckets: BigUint64Array; written: Uint32Array };
   // block: threads per block of ct_aggregate.cu's round launches (a power of two); resident: blocks at once
   ctAggregate(
