@@ -228,8 +228,8 @@ describe.each(CURVE_NAMES)('%s', (curve: CurveName) => {
     }
     expect(T().planContext(curve, 0, {}, 80 * GB, RESIDENT).cuts).toEqual([0]);
     // H100 at 2^24, where k = 2 … 6 were timed (bench/gpu-notes.md): the default mode's pieces cost
-    // a pass of Alg. 3–5, the constant-time one's §5 tree too, the homogeneous one's an Alg. 5 over
-    // the compact buffer
+    // a pass of Alg. 3–5, the constant-time one's §5 tree too, the homogeneous one's an addition onto
+    // every bucket in Alg. 5
     const at24 = (accumulation: 'default' | 'constant-time' | 'homogeneous') =>
       T().planContext(curve, 2 ** 24, accumulation === 'default' ? {} : { accumulation }, 80 * GB, RESIDENT).cuts.length;
     const want24: Partial<Record<CurveName, number[]>> = { bn254: [5, 4, 3], 'bls12-381': [4, 3, 2] };

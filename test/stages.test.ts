@@ -249,19 +249,26 @@ function checkStages(name: string, keys: number[], Tn: number, c: number): numbe
 
   const holders = new Array<number>(M).fill(0);
   for (const th of model.threads) for (const r of th.runs) holders[r.bucket - 1]++;
-  for (const stride of [1, 3, 128]) {
-    const agg = T().aggregate(got.offset, got.used, got.index, got.buffer, c, stride);
-    for (let p = 0; p < M; p++) {
-      if (agg.buckets[p] !== model.bucketSums[p]) throw new Error(`${name}: bucket ${p + 1}: ${agg.buckets[p]} ≠ ${model.bucketSums[p]}`);
-      if (agg.heavy[p] !== model.bucketSums[p]) throw new Error(`${name}: bucket ${p + 1} (stride ${stride}) wrong`);
-      // The piece range covers exactly the threads holding bucket p+1 (plus at most a gap thread).
-      check(agg.pieces[p] >= holders[p] && agg.pieces[p] <= holders[p] + 1, () => `${name}: bucket ${p + 1} pieces ${agg.pieces[p]} vs ${holders[p]} holders`);
+  // The homogeneous mode's Alg. 5 (aggregate.cuh for_each_first_piece, then the block path), alone
+  // (buckets from O) and as a later piece adding onto an earlier one's buckets: every bucket is
+  // named once, by the thread holding its first piece, over exactly the threads that hold it, and
+  // the block path takes those over more than heavyPieces threads.
+  const old = Array.from({ length: M }, () => rng.bits(64));
+  let heavyCount = 0;
+  for (const stride of [1, 3, 128])
+    for (const earlier of [false, true]) {
+      const tag = `${name} (Alg. 5, stride ${stride}${earlier ? ', later piece' : ''})`;
+      const agg = T().aggregate(got.offset, got.used, got.index, got.buffer, c, stride, earlier ? BigUint64Array.from(old) : undefined);
+      for (let p = 0; p < M; p++) {
+        const sum = earlier ? (old[p] + model.bucketSums[p]) & MASK64 : model.bucketSums[p];
+        if (agg.buckets[p] !== sum) throw new Error(`${tag}: bucket ${p + 1}: ${agg.buckets[p]} ≠ ${sum}`);
+        if (agg.block[p] !== model.bucketSums[p]) throw new Error(`${tag}: bucket ${p + 1} by the block path wrong`);
+        check(agg.pieces[p] === holders[p], () => `${tag}: bucket ${p + 1} over ${agg.pieces[p]} threads, held by ${holders[p]}`);
+      }
+      const heavy = Array.from({ length: M }, (_, p) => p).filter((p) => holders[p] > agg.heavyPieces);
+      expect(Array.from(agg.queued)).toEqual(heavy);
+      heavyCount = heavy.length;
     }
-  }
-  // classify_kernel's per-thread test names each heavy bucket once, and only those.
-  const agg = T().aggregate(got.offset, got.used, got.index, got.buffer, c, 1);
-  const heavy = Array.from({ length: M }, (_, p) => p).filter((p) => agg.pieces[p] > agg.heavyPieces);
-  expect(Array.from(agg.classified).sort((a, b) => a - b)).toEqual(heavy);
   checkConstantTime(name, keys, weights, Tn, c, model.bucketSums);
   checkDirect(name, keys, weights, Tn, c, model.bucketSums, holders);
   // The same window sorted in a group (recode.cuh sort_key: its place above the bucket bits), read
@@ -272,7 +279,7 @@ function checkStages(name: string, keys: number[], Tn: number, c: number): numbe
     for (const k of ['offset', 'used', 'index', 'buffer'] as const)
       check(grouped[k].every((v, i) => v === got[k][i]), () => `${name}: place ${place}: ${k} differs`);
   }
-  return heavy.length;
+  return heavyCount;
 }
 
 // The default mode's Alg. 4 into the buckets (accumulate.cuh accumulate_thread_direct) and its split
@@ -348,7 +355,7 @@ function checkConstantTime(name: string, keys: number[], weights: bigint[], Tn: 
 
 const sorted = (a: number[]): number[] => a.sort((x, y) => x - y);
 
-describe('Alg. 4 buffers and Alg. 5 search (cuda/msm/accumulate.cuh, aggregate.cuh)', () => {
+describe('Alg. 4 buffers and Alg. 5 (cuda/msm/accumulate.cuh, aggregate.cuh)', () => {
   test('all entries in one bucket (one run spread over every thread)', () => {
     expect(checkStages('one bucket', new Array(1000).fill(5), 64, 6)).toBe(1);
     checkStages('one bucket, top', new Array(257).fill(16), 16, 6);

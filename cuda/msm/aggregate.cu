@@ -1,11 +1,11 @@
 // Aggregation kernels. The default mode's Alg. 4 wrote every bucket a thread held whole, so only the
 // split ones are summed, one thread per Alg. 4 thread (split_kernel). The homogeneous mode's runs
-// are all buffered: Chen et al. §3.3 Alg. 5, one thread per bucket (2^(c−2) per window, all windows
-// at once) finds its pieces among them (aggregate.cuh). Both sum with add-2008-s, and both queue a
-// bucket whose pieces span more than kHeavyPieces threads for a whole block (strided partial sums,
-// then a shared-memory tree), so that few distinct scalars cost about as much as random ones. In a
-// call's later piece Alg. 5 adds each bucket's sum onto the earlier piece's (Workspace::later), so
-// no second set of buckets is written and merged.
+// are all buffered (Chen et al. §3.3): one thread per Alg. 4 thread gives each bucket whose first
+// piece it holds the sum of its pieces (scatter_kernel, aggregate.cuh). Both sum with add-2008-s,
+// and both queue a bucket whose pieces span more than kHeavyPieces threads for a whole block
+// (strided partial sums, then a shared-memory tree), so that few distinct scalars cost about as
+// much as random ones. In a call's later piece the homogeneous mode adds each bucket's sum onto the
+// earlier pieces' (Workspace::later), so no second set of buckets is written and merged.
 #include "aggregate.cuh"
 #include "device.cuh"
 #include "stages.cuh"
@@ -32,61 +32,55 @@ __device__ __forceinline__ BufferView window_view(const Workspace<G>& w, uint32_
                     w.T};
 }
 
-// Which buckets go to the block-wide path (aggregate.cuh heavy_starts_at): one thread per Alg. 4
-// thread of every window, so it costs a few loads, not Alg. 5's binary searches again.
+// The homogeneous mode's Alg. 5, one thread per Alg. 4 thread (aggregate.cuh for_each_first_piece):
+// each bucket whose first piece the thread holds gets its pieces' sum (in a later piece of a call,
+// added onto the earlier pieces' value); a bucket over more than kHeavyPieces threads is queued for
+// aggregate_heavy_kernel. One thread per bucket instead, each finding its pieces by binary searches
+// over the threads (the paper's Alg. 5, lines 1–31), took 0.96 / 1.58 ms at BN254 / BLS12-381 2^24
+// for a piece without additions (H100, MSM_CUDA_PROFILE; bench/gpu-notes.md).
 template <class G>
-__global__ void __launch_bounds__(kAggBlock) classify_kernel(Workspace<G> w) {
+__global__ void __launch_bounds__(kAggBlock) scatter_kernel(Workspace<G> w) {
+  using X = XyzzOf<G>;
   const uint32_t j = blockIdx.y;
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= w.T) return;
   const BufferView v = window_view(w, j);
-  uint32_t b = 0;
-  if (heavy_starts_at(v, t, &b)) {
-    const uint32_t q = atomicAdd(w.heavy_count, 1u);
-    w.heavy[q] = make_uint4(j * w.M() + b - 1, t, end_thread_of(v, b), 0);
-  }
+  const uint32_t M = w.M();
+  const X* buf = w.buffer + size_t(j) * w.slots();
+  X* const buckets = w.buckets + size_t(j) * M;
+  for_each_first_piece(
+      v, t,
+      [&](uint32_t b, uint32_t slot, uint32_t t1) {
+        X acc = buf[slot];
+        for (uint32_t x = t + 1; x < t1; ++x) acc = acc.add(buf[v.offset[x]]);
+        buckets[b - 1] = w.later ? buckets[b - 1].add(acc) : acc;
+      },
+      [&](uint32_t b, uint32_t t1) {
+        const uint32_t q = atomicAdd(w.heavy_count, 1u);
+        w.heavy[q] = make_uint4(j * M + b - 1, t, t1, 0);
+      });
 }
 
-// One launch for both paths, so that they run side by side: the first `heavy_blocks` blocks sum the
-// heavy buckets (strided partial sums, then a shared-memory tree), the others one light bucket per
-// thread. One after the other the two were each a chain of dependent additions, ~0.1 ms apiece at
-// 2^16 (bench/gpu-notes.md); heavy blocks come first in the grid, so they are dispatched first.
+// The buckets scatter_kernel queued, a block each: strided partial sums over the threads that hold
+// pieces, then a shared-memory tree.
 template <class G>
 __global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_fp2<typename G::field>))
-    aggregate_kernel(Workspace<G> w, uint32_t heavy_blocks, uint32_t blocks_per_window) {
+    aggregate_heavy_kernel(Workspace<G> w) {
   using X = XyzzOf<G>;
-  const uint32_t M = w.M();
-  if (blockIdx.x < heavy_blocks) {
-    __shared__ alignas(16) unsigned char raw[kAggBlock * sizeof(X)];
-    X* sm = reinterpret_cast<X*>(raw);
-    const uint32_t count = *w.heavy_count;
-    for (uint32_t h = blockIdx.x; h < count; h += heavy_blocks) {
-      const uint4 e = w.heavy[h];
-      const uint32_t j = e.x / M, b = e.x % M + 1;
-      const BufferView v = window_view(w, j);
-      const X* buf = w.buffer + size_t(j) * w.slots();
-      X acc = X::infinity();
-      for_each_piece(v, b, PieceRange{e.y, e.z}, threadIdx.x, blockDim.x,
-                     [&](uint32_t slot) { acc = acc.add(buf[slot]); });
-      const X total = block_sum(sm, acc);
-      if (threadIdx.x == 0) w.buckets[e.x] = w.later ? w.buckets[e.x].add(total) : total;
-      __syncthreads();
-    }
-    return;
+  __shared__ alignas(16) unsigned char raw[kAggBlock * sizeof(X)];
+  X* sm = reinterpret_cast<X*>(raw);
+  const uint32_t count = *w.heavy_count, M = w.M();
+  for (uint32_t h = blockIdx.x; h < count; h += gridDim.x) {
+    const uint4 e = w.heavy[h];
+    const uint32_t j = e.x / M, b = e.x % M + 1;
+    const BufferView v = window_view(w, j);
+    const X* buf = w.buffer + size_t(j) * w.slots();
+    X acc = X::infinity();
+    for_each_piece(v, b, PieceRange{e.y, e.z}, threadIdx.x, blockDim.x, [&](uint32_t slot) { acc = acc.add(buf[slot]); });
+    const X total = block_sum(sm, acc);
+    if (threadIdx.x == 0) w.buckets[e.x] = w.later ? w.buckets[e.x].add(total) : total;
+    __syncthreads();
   }
-  const uint32_t light = blockIdx.x - heavy_blocks;
-  const uint32_t j = light / blocks_per_window;
-  const uint32_t p = (light % blocks_per_window) * blockDim.x + threadIdx.x;
-  if (p >= M) return;
-  const uint32_t b = p + 1;
-  const BufferView v = window_view(w, j);
-  const PieceRange r = pieces_of(v, b);
-  if (r.t1 > r.t0 + kHeavyPieces) return;  // classify_kernel queued it (the same test)
-  const X* buf = w.buffer + size_t(j) * w.slots();
-  X* const bucket = w.buckets + size_t(j) * M + p;
-  X acc = w.later ? *bucket : X::infinity();
-  for_each_piece(v, b, r, 0, 1, [&](uint32_t slot) { acc = acc.add(buf[slot]); });
-  *bucket = acc;
 }
 
 // The default mode's aggregation (aggregate.cuh DirectView): one thread per Alg. 4 thread; where its
@@ -152,14 +146,10 @@ void launch_aggregate(const Workspace<G>& w, int device, cudaStream_t s) {
     MSM_LAUNCH_CHECK("split_heavy_kernel");
     return;
   }
-  classify_kernel<G><<<dim3(blocks_for(w.T, kAggBlock), unsigned(w.W)), kAggBlock, 0, s>>>(w);
-  MSM_LAUNCH_CHECK("classify_kernel");
-  // As many heavy blocks as can be resident at once beside nothing else; the surplus exit at once.
-  const unsigned per_window = blocks_for(w.M(), kAggBlock);
-  const uint64_t heavy = resident_grid(aggregate_kernel<G>, kAggBlock, device), grid = heavy + uint64_t(per_window) * uint64_t(w.W);
-  if (grid > 0x7fffffffu) throw EngineError("ERR_CUDA", "aggregate_kernel: too many blocks");
-  aggregate_kernel<G><<<unsigned(grid), kAggBlock, 0, s>>>(w, uint32_t(heavy), per_window);
-  MSM_LAUNCH_CHECK("aggregate_kernel");
+  scatter_kernel<G><<<dim3(blocks_for(w.T, kAggBlock), unsigned(w.W)), kAggBlock, 0, s>>>(w);
+  MSM_LAUNCH_CHECK("scatter_kernel");
+  aggregate_heavy_kernel<G><<<resident_grid(aggregate_heavy_kernel<G>, kAggBlock, device), kAggBlock, 0, s>>>(w);
+  MSM_LAUNCH_CHECK("aggregate_heavy_kernel");
 }
 
 #define MSM_INSTANTIATE(G)                                                     \

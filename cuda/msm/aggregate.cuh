@@ -2,12 +2,11 @@
 //
 // After Alg. 4 a window's buffer holds, thread by thread, runs with strictly increasing bucket
 // indices inside a thread and non-decreasing ones across threads. Bucket b's pieces therefore sit
-// in a contiguous range of threads [t0, t1]: the first one whose last run reaches b, through the
-// last one whose first run is ≤ b. Alg. 5 finds t0 by a binary search over the threads (lines 1–31)
-// and walks forward (33–45). We search on the monotone predicates directly (the paper's line 22
-// `break` leaves only the for loop, so its while loop would spin on an inner-boundary hit), treat
-// empty threads (buffer_used = 0, only at the tail) as +∞, and locate b inside a thread by binary
-// search too, as its indices are sorted.
+// in a contiguous range of threads [t0, t1): t0 holds its first piece, and every thread after it up
+// to t1 starts with b (only a thread's last run can go on into the next). The paper's Alg. 5 gives
+// each bucket a thread that finds t0 by a binary search over the threads; here each Alg. 4 thread
+// sums the buckets whose first piece it holds (for_each_first_piece), which needs no search but
+// for the heavy buckets. Empty threads (buffer_used = 0) are only at the tail.
 //
 // A bucket spread over many threads (all scalars equal, a few distinct values) is summed by a whole
 // block instead of one thread (aggregate.cu, "heavy" buckets): a single GPU thread adding thousands
@@ -30,16 +29,6 @@ struct BufferView {
   MSM_HD MSM_INLINE uint32_t last_idx(uint32_t t) const { return index[offset[t] + used[t] - 1]; }
 };
 
-// Smallest thread t with last_idx(t) ≥ b (empty threads count as +∞); T if none.
-MSM_HD MSM_INLINE uint32_t first_thread_of(const BufferView& v, uint32_t b) {
-  uint32_t lo = 0, hi = v.T;
-  while (lo < hi) {
-    const uint32_t mid = lo + ((hi - lo) >> 1);
-    if (v.used[mid] != 0 && v.last_idx(mid) < b) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 // Smallest thread t with first_idx(t) > b (empty threads count as +∞); T if none.
 MSM_HD MSM_INLINE uint32_t end_thread_of(const BufferView& v, uint32_t b) {
   uint32_t lo = 0, hi = v.T;
@@ -62,15 +51,10 @@ MSM_HD MSM_INLINE int64_t slot_in_thread(const BufferView& v, uint32_t t, uint32
   return (lo < v.offset[t] + v.used[t] && v.index[lo] == b) ? int64_t(lo) : -1;
 }
 
-// Threads [t0, t1) that may hold pieces of bucket b (t1 ≤ t0 when none can).
+// Threads [t0, t1) that hold pieces of bucket b.
 struct PieceRange {
   uint32_t t0, t1;
 };
-MSM_HD MSM_INLINE PieceRange pieces_of(const BufferView& v, uint32_t b) {
-  const uint32_t t0 = first_thread_of(v, b);
-  if (t0 >= v.T || v.used[t0] == 0 || v.first_idx(t0) > b) return PieceRange{t0, t0};
-  return PieceRange{t0, end_thread_of(v, b)};
-}
 
 // Calls f(slot) for every buffered piece of bucket b among threads [r.t0 + k, r.t1) step `stride`.
 template <class F>
@@ -85,11 +69,11 @@ MSM_HD MSM_INLINE void for_each_piece(const BufferView& v, uint32_t b, PieceRang
 // Buckets whose pieces span more threads than this go to the block-wide (heavy) path.
 constexpr uint32_t kHeavyPieces = 16;
 
-// The same test from the threads' side, one Alg. 4 thread each instead of two binary searches per
-// bucket: only a thread's last run can go on into the next threads, so a bucket spanning several
-// threads is b = last_idx(t0) of its first thread t0, which t0 − 1 ends below; its pieces span more
-// than kHeavyPieces threads exactly when thread t0 + kHeavyPieces still starts with b (first indices
-// do not decrease, and are ≥ b from t0 on). True, with *b, when t is such a t0.
+// Whether thread t holds the first piece of a heavy bucket: only a thread's last run can go on into
+// the next threads, so a bucket spanning several threads is b = last_idx(t0) of its first thread t0,
+// which t0 − 1 ends below; its pieces span more than kHeavyPieces threads exactly when thread t0 +
+// kHeavyPieces still starts with b (first indices do not decrease, and are ≥ b from t0 on). True,
+// with *b, when t is such a t0.
 MSM_HD MSM_INLINE bool heavy_starts_at(const BufferView& v, uint32_t t, uint32_t* b) {
   if (v.used[t] == 0) return false;
   const uint32_t last = v.last_idx(t);
@@ -98,6 +82,33 @@ MSM_HD MSM_INLINE bool heavy_starts_at(const BufferView& v, uint32_t t, uint32_t
   if (u >= v.T || v.used[u] == 0 || v.first_idx(u) != last) return false;
   *b = last;
   return true;
+}
+
+// Alg. 5 from the Alg. 4 threads' side (aggregate.cu scatter_kernel, the homogeneous mode), in
+// place of one thread per bucket searching for its pieces: a thread's runs have increasing buckets,
+// only its first can continue the previous thread's last run and only its last go on into the next
+// threads. So thread t sums every bucket whose first piece it holds, each of its runs but a first
+// one that continues (continues_run): f(b, slot, t1) for bucket b from `slot`, plus, for its last
+// run, the first slots of threads t + 1 … t1 − 1 (those that start with b, at most kHeavyPieces);
+// heavy(b, t1) where more threads than that hold b (heavy_starts_at), for the block-wide path.
+MSM_HD MSM_INLINE bool continues_run(const BufferView& v, uint32_t t) {
+  return t > 0 && v.used[t] != 0 && v.used[t - 1] != 0 && v.last_idx(t - 1) == v.first_idx(t);
+}
+template <class F, class Heavy>
+MSM_HD MSM_INLINE void for_each_first_piece(const BufferView& v, uint32_t t, F&& f, Heavy&& heavy) {
+  const uint32_t u = v.used[t], o = v.offset[t];
+  for (uint32_t r = continues_run(v, t) ? 1 : 0; r < u; ++r) {
+    const uint32_t slot = o + r, b = v.index[slot];
+    uint32_t t1 = t + 1, hb = 0;
+    if (r == u - 1) {
+      if (heavy_starts_at(v, t, &hb)) {
+        heavy(b, end_thread_of(v, b));
+        continue;
+      }
+      while (t1 < v.T && v.used[t1] != 0 && v.first_idx(t1) == b) ++t1;
+    }
+    f(b, slot, t1);
+  }
 }
 
 // The aggregation after accumulate_thread_direct (accumulate.cuh), from what its threads recorded:

@@ -502,8 +502,8 @@ class CudaEngine final : public Engine {
 
   // Alg. 3–5 on points [first, first + count) into the context's buckets: a later piece's added onto
   // them (Workspace::later: by Alg. 4 in the default and constant-time modes, whose runs start from
-  // the bucket values, by Alg. 5 in the homogeneous one). Alg. 4 writes only the buckets that have
-  // entries in the default and constant-time modes, so the first piece sets theirs to O.
+  // the bucket values, by Alg. 5 in the homogeneous one). Alg. 4 and 5 write only the buckets that
+  // have entries, so the first piece sets them all to O.
   void run_piece(const uint32_t* d_scalars, uint32_t first, uint32_t count, bool later, cudaEvent_t consumed) {
     cudaStream_t s = stream_->s;
     Workspace<G> w = w_;
@@ -517,7 +517,7 @@ class CudaEngine final : public Engine {
                  sort_key_bits(w.log_m(), w.sort_group), s);
     prof_.mark("sort", s);
     if (ct) launch_ct_prepare<G>(w, s);
-    if (!later && w.mode != Accumulation::homogeneous) {
+    if (!later) {
       launch_clear_buckets<G>(w, s);
       prof_.mark("clear", s);
     }

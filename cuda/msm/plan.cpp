@@ -75,14 +75,16 @@ int choose_sort_group(uint64_t n, int W, int c) {
 // 1), and its copy is what stays exposed.
 // Each piece more costs a pass of Alg. 3–5 (kPieceMs), and in the other modes more: the
 // constant-time mode's §5 tree (0.24 / 0.43 ms a piece at BN254 / BLS12-381 on the H100, whatever n),
-// the homogeneous mode's Alg. 5 on the compact buffer. The constants are fitted to k = 2 … 6 forced
-// on the H100 (API, 2^20 / 2^22 / 2^24, every mode: bench/gpu-notes.md, "A call in k pieces").
+// the homogeneous mode's Alg. 5 (its copy of the runs to the buckets, and in a later piece an XYZZ
+// addition onto each: 1.0–1.1 / 1.6–1.9 ms a piece over 2^21 buckets, MSM_CUDA_PROFILE). The
+// constants are fitted to k = 2 … 6 forced on the H100 (API, 2^20 / 2^22 / 2^24, every mode:
+// bench/gpu-notes.md, "A call in k pieces", and its later sections).
 namespace {
 constexpr double kPieceMargin = 0.65;
 constexpr double kCopyMsPerPoint = 0.75e-6;
 constexpr double kPieceMs = 0.15;
 constexpr double kCtTreeMs = 0.25;       // times (F/32)^1.4
-constexpr double kHomogeneousMs = 2.0;   // per 2^21 buckets
+constexpr double kHomogeneousMs = 1.05;  // per 2^21 buckets, times (F/32)^1.3
 double piece_rho(int D, double f) { return std::max(kPieceMargin * 0.3 * D * f * f, 1.05); }
 
 void piece_cuts(uint64_t n, int k, double rho, uint32_t* cuts) {
@@ -105,7 +107,7 @@ void choose_pieces(Plan& p, uint64_t n, size_t coordinate_bytes) {
   const double f = double(coordinate_bytes) / 32.0, rho = piece_rho(p.D, f);
   const double buckets = double(p.W) * double(p.M) / double(1u << 21);
   const double piece_ms = kPieceMs + (p.mode == Accumulation::constant_time ? kCtTreeMs * std::pow(f, 1.4)
-                                      : p.mode == Accumulation::homogeneous ? kHomogeneousMs * buckets
+                                      : p.mode == Accumulation::homogeneous ? kHomogeneousMs * std::pow(f, 1.3) * buckets
                                                                             : 0.0);
   int k = environment().cuda_pieces;
   if (k == 0) {

@@ -285,11 +285,13 @@ Napi::Value accumulate_direct(const Napi::CallbackInfo& cb) {
   return o;
 }
 
-// aggregate(offset, used, index, buffer, c, stride) → { buckets, pieces, heavy, classified,
-// heavyPieces }: bucket p (= B_{2p+1}) summed by Alg. 5 (the light path: one thread walks all
-// pieces) and by the heavy path's split (`stride` threads, each every stride-th piece thread, then
-// summed); pieces[p] = t1 − t0, the thread span that decides which path the GPU takes; classified:
-// the buckets heavy_starts_at names (classify_kernel), which must be those with pieces > heavyPieces.
+// aggregate(offset, used, index, buffer, c, stride, start?) → { buckets, block, pieces, queued,
+// heavyPieces }: the homogeneous mode's Alg. 5 as aggregate.cu runs it: each thread's first pieces
+// (for_each_first_piece) into the buckets, from O or, with `start` (a later piece of a call), added
+// onto those values; the buckets it queues summed by the block path (for_each_piece over the queued
+// threads, `stride` threads each taking every stride-th one). block[p]: bucket p's pieces summed by
+// the block path whichever path took it (0 without entries); pieces[p] = t1 − t0, the threads
+// holding it; queued: the buckets handed to the block path, in thread order.
 Napi::Value aggregate(const Napi::CallbackInfo& cb) {
   auto offset = typed_arg<Napi::Uint32Array>(cb, 0, "offset");
   auto used = typed_arg<Napi::Uint32Array>(cb, 1, "used");
@@ -301,35 +303,46 @@ Napi::Value aggregate(const Napi::CallbackInfo& cb) {
   if (used.ElementLength() != T || index.ElementLength() != gpu::buffer_slots(T, gpu::log2_buckets(c)) ||
       buffer.ElementLength() != index.ElementLength() || stride == 0)
     fail(cb.Env(), "inconsistent buffer arrays");
+  const bool later = cb.Length() > 6 && !cb[6].IsUndefined();
+  std::vector<uint64_t> buckets(M, 0), block(M, 0);
+  if (later) {
+    auto start = typed_arg<Napi::BigUint64Array>(cb, 6, "start");
+    if (start.ElementLength() != M) fail(cb.Env(), "start must hold 2^(c−2) buckets");
+    for (uint32_t p = 0; p < M; ++p) buckets[p] = start[p];
+  }
   const gpu::BufferView v{offset.Data(), index.Data(), used.Data(), T};
-  std::vector<uint64_t> light(M), heavy(M);
-  std::vector<uint32_t> pieces(M);
-  for (uint32_t p = 0; p < M; ++p) {
-    const uint32_t b = p + 1;
-    const gpu::PieceRange r = gpu::pieces_of(v, b);
-    pieces[p] = r.t1 > r.t0 ? r.t1 - r.t0 : 0;
-    uint64_t s = 0;
-    gpu::for_each_piece(v, b, r, 0, 1, [&](uint32_t slot) { s += buffer[slot]; });
-    light[p] = s;
+  std::vector<uint32_t> pieces(M, 0), queued;
+  auto block_sum = [&](uint32_t b, gpu::PieceRange r) {
     uint64_t h = 0;
-    for (uint32_t k = 0; k < stride; ++k) {
-      uint64_t part = 0;
-      gpu::for_each_piece(v, b, r, k, stride, [&](uint32_t slot) { part += buffer[slot]; });
-      h += part;
-    }
-    heavy[p] = h;
-  }
-  std::vector<uint32_t> classified;  // buckets p that heavy_starts_at names, over the threads in order
-  for (uint32_t t = 0; t < T; ++t) {
-    uint32_t b = 0;
-    if (gpu::heavy_starts_at(v, t, &b)) classified.push_back(b - 1);
-  }
+    for (uint32_t k = 0; k < stride; ++k)
+      gpu::for_each_piece(v, b, r, k, stride, [&](uint32_t slot) { h += buffer[slot]; });
+    return h;
+  };
+  auto named = [&](uint32_t b, uint32_t t0, uint32_t t1) {
+    if (pieces[b - 1]) fail(cb.Env(), "bucket " + std::to_string(b) + " summed twice");
+    pieces[b - 1] = t1 - t0;
+    block[b - 1] = block_sum(b, gpu::PieceRange{t0, t1});
+  };
+  for (uint32_t t = 0; t < T; ++t)
+    gpu::for_each_first_piece(
+        v, t,
+        [&](uint32_t b, uint32_t slot, uint32_t t1) {
+          uint64_t acc = buffer[slot];
+          for (uint32_t x = t + 1; x < t1; ++x) acc += buffer[offset[x]];
+          buckets[b - 1] = later ? buckets[b - 1] + acc : acc;
+          named(b, t, t1);
+        },
+        [&](uint32_t b, uint32_t t1) {
+          queued.push_back(b - 1);
+          named(b, t, t1);
+          buckets[b - 1] = later ? buckets[b - 1] + block[b - 1] : block[b - 1];
+        });
   Napi::Env env = cb.Env();
   auto o = Napi::Object::New(env);
-  o.Set("buckets", u64_array(env, light));
-  o.Set("heavy", u64_array(env, heavy));
+  o.Set("buckets", u64_array(env, buckets));
+  o.Set("block", u64_array(env, block));
   o.Set("pieces", u32_array(env, pieces));
-  o.Set("classified", u32_array(env, classified));
+  o.Set("queued", u32_array(env, queued));
   o.Set("heavyPieces", Napi::Number::New(env, gpu::kHeavyPieces));
   return o;
 }

@@ -79,7 +79,8 @@ export interface TestingAddon {
     buffer: BigUint64Array,
     c: number,
     stride: number,
-  ): { buckets: BigUint64Array; heavy: BigUint64Array; pieces: Uint32Array; classified: Uint32Array; heavyPieces: number };
+    start?: BigUint64Array, // a later piece: the earlier pieces' buckets to add onto (else from O)
+  ): { buckets: BigUint64Array; block: BigUint64Array; pieces: Uint32Array; queued: Uint32Array; heavyPieces: number };
   // Alg. 4 into the buckets and the split buckets' aggregation (accumulate_thread_direct, DirectView);
   // old: an earlier piece's buckets to add onto (else from O)
   accumulateDirect(
