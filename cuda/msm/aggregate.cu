@@ -35,9 +35,9 @@ __device__ __forceinline__ BufferView window_view(const Workspace<G>& w, uint32_
 // The homogeneous mode's Alg. 5, one thread per Alg. 4 thread (aggregate.cuh for_each_first_piece):
 // each bucket whose first piece the thread holds gets its pieces' sum (in a later piece of a call,
 // added onto the earlier pieces' value); a bucket over more than kHeavyPieces threads is queued for
-// aggregate_heavy_kernel. One thread per bucket instead, each finding its pieces by binary searches
-// over the threads (the paper's Alg. 5, lines 1–31), took 0.96 / 1.58 ms at BN254 / BLS12-381 2^24
-// for a piece without additions (H100, MSM_CUDA_PROFILE; bench/gpu-notes.md).
+// heavy_kernel. One thread per bucket instead, each finding its pieces by binary searches over the
+// threads (the paper's Alg. 5, lines 1–31), took 0.96 / 1.58 ms at BN254 / BLS12-381 2^24 for a
+// piece without additions, against 0.67 / 0.89 so (H100, MSM_CUDA_PROFILE; bench/gpu-notes.md).
 template <class G>
 __global__ void __launch_bounds__(kAggBlock) scatter_kernel(Workspace<G> w) {
   using X = XyzzOf<G>;
@@ -61,31 +61,9 @@ __global__ void __launch_bounds__(kAggBlock) scatter_kernel(Workspace<G> w) {
       });
 }
 
-// The buckets scatter_kernel queued, a block each: strided partial sums over the threads that hold
-// pieces, then a shared-memory tree.
-template <class G>
-__global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_fp2<typename G::field>))
-    aggregate_heavy_kernel(Workspace<G> w) {
-  using X = XyzzOf<G>;
-  __shared__ alignas(16) unsigned char raw[kAggBlock * sizeof(X)];
-  X* sm = reinterpret_cast<X*>(raw);
-  const uint32_t count = *w.heavy_count, M = w.M();
-  for (uint32_t h = blockIdx.x; h < count; h += gridDim.x) {
-    const uint4 e = w.heavy[h];
-    const uint32_t j = e.x / M, b = e.x % M + 1;
-    const BufferView v = window_view(w, j);
-    const X* buf = w.buffer + size_t(j) * w.slots();
-    X acc = X::infinity();
-    for_each_piece(v, b, PieceRange{e.y, e.z}, threadIdx.x, blockDim.x, [&](uint32_t slot) { acc = acc.add(buf[slot]); });
-    const X total = block_sum(sm, acc);
-    if (threadIdx.x == 0) w.buckets[e.x] = w.later ? w.buckets[e.x].add(total) : total;
-    __syncthreads();
-  }
-}
-
 // The default mode's aggregation (aggregate.cuh DirectView): one thread per Alg. 4 thread; where its
 // tail slot starts a split bucket, it adds the bucket's few pieces into the bucket itself, or, past
-// kHeavyPieces of them, queues the bucket for split_heavy_kernel. Every other bucket Alg. 4 wrote.
+// kHeavyPieces of them, queues the bucket for heavy_kernel. Every other bucket Alg. 4 wrote.
 template <class G>
 __global__ void __launch_bounds__(kAggBlock) split_kernel(Workspace<G> w) {
   using X = XyzzOf<G>;
@@ -107,22 +85,29 @@ __global__ void __launch_bounds__(kAggBlock) split_kernel(Workspace<G> w) {
   w.buckets[size_t(j) * M + b - 1] = acc;
 }
 
-// The split buckets of more than kHeavyPieces pieces (few distinct scalars), a block each: strided
-// partial sums, then a shared-memory tree.
-template <class G>
+// The buckets split_kernel (Split) or scatter_kernel queued, a block each: strided partial sums over
+// the threads that hold their pieces, then a shared-memory tree. A split bucket's pieces are its
+// first thread's tail slot and the head slots after it; the homogeneous mode's are found in each
+// thread's runs (aggregate.cuh for_each_piece), and in a later piece of a call their sum is added
+// onto the bucket (the default mode's later pieces carry the earlier sum in the bucket's first
+// piece, Alg. 4).
+template <class G, bool Split>
 __global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_fp2<typename G::field>))
-    split_heavy_kernel(Workspace<G> w) {
+    heavy_kernel(Workspace<G> w) {
   using X = XyzzOf<G>;
   __shared__ alignas(16) unsigned char raw[kAggBlock * sizeof(X)];
   X* sm = reinterpret_cast<X*>(raw);
   const uint32_t count = *w.heavy_count, M = w.M();
   for (uint32_t h = blockIdx.x; h < count; h += gridDim.x) {
     const uint4 e = w.heavy[h];
-    const X* buf = w.buffer + size_t(e.x / M) * w.slots();
+    const uint32_t j = e.x / M;
+    const X* buf = w.buffer + size_t(j) * w.slots();
     X acc = X::infinity();
-    for_each_split_piece(e.y, e.z, threadIdx.x, blockDim.x, [&](uint32_t slot) { acc = acc.add(buf[slot]); });
+    const auto add = [&](uint32_t slot) { acc = acc.add(buf[slot]); };
+    if constexpr (Split) for_each_split_piece(e.y, e.z, threadIdx.x, blockDim.x, add);
+    else for_each_piece(window_view(w, j), e.x % M + 1, PieceRange{e.y, e.z}, threadIdx.x, blockDim.x, add);
     const X total = block_sum(sm, acc);
-    if (threadIdx.x == 0) w.buckets[e.x] = total;
+    if (threadIdx.x == 0) w.buckets[e.x] = !Split && w.later ? w.buckets[e.x].add(total) : total;
     __syncthreads();
   }
 }
@@ -142,14 +127,14 @@ void launch_aggregate(const Workspace<G>& w, int device, cudaStream_t s) {
   if (w.mode == Accumulation::xyzz) {
     split_kernel<G><<<dim3(blocks_for(w.T, kAggBlock), unsigned(w.W)), kAggBlock, 0, s>>>(w);
     MSM_LAUNCH_CHECK("split_kernel");
-    split_heavy_kernel<G><<<resident_grid(split_heavy_kernel<G>, kAggBlock, device), kAggBlock, 0, s>>>(w);
-    MSM_LAUNCH_CHECK("split_heavy_kernel");
+    heavy_kernel<G, true><<<resident_grid(heavy_kernel<G, true>, kAggBlock, device), kAggBlock, 0, s>>>(w);
+    MSM_LAUNCH_CHECK("heavy_kernel");
     return;
   }
   scatter_kernel<G><<<dim3(blocks_for(w.T, kAggBlock), unsigned(w.W)), kAggBlock, 0, s>>>(w);
   MSM_LAUNCH_CHECK("scatter_kernel");
-  aggregate_heavy_kernel<G><<<resident_grid(aggregate_heavy_kernel<G>, kAggBlock, device), kAggBlock, 0, s>>>(w);
-  MSM_LAUNCH_CHECK("aggregate_heavy_kernel");
+  heavy_kernel<G, false><<<resident_grid(heavy_kernel<G, false>, kAggBlock, device), kAggBlock, 0, s>>>(w);
+  MSM_LAUNCH_CHECK("heavy_kernel");
 }
 
 #define MSM_INSTANTIATE(G)                                                     \

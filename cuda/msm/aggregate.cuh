@@ -72,16 +72,14 @@ constexpr uint32_t kHeavyPieces = 16;
 // Whether thread t holds the first piece of a heavy bucket: only a thread's last run can go on into
 // the next threads, so a bucket spanning several threads is b = last_idx(t0) of its first thread t0,
 // which t0 − 1 ends below; its pieces span more than kHeavyPieces threads exactly when thread t0 +
-// kHeavyPieces still starts with b (first indices do not decrease, and are ≥ b from t0 on). True,
-// with *b, when t is such a t0.
-MSM_HD MSM_INLINE bool heavy_starts_at(const BufferView& v, uint32_t t, uint32_t* b) {
+// kHeavyPieces still starts with b (first indices do not decrease, and are ≥ b from t0 on). True
+// when t is such a t0.
+MSM_HD MSM_INLINE bool heavy_starts_at(const BufferView& v, uint32_t t) {
   if (v.used[t] == 0) return false;
   const uint32_t last = v.last_idx(t);
   if (t > 0 && v.used[t - 1] != 0 && v.last_idx(t - 1) >= last) return false;
   const uint32_t u = t + kHeavyPieces;
-  if (u >= v.T || v.used[u] == 0 || v.first_idx(u) != last) return false;
-  *b = last;
-  return true;
+  return u < v.T && v.used[u] != 0 && v.first_idx(u) == last;
 }
 
 // Alg. 5 from the Alg. 4 threads' side (aggregate.cu scatter_kernel, the homogeneous mode), in
@@ -99,9 +97,9 @@ MSM_HD MSM_INLINE void for_each_first_piece(const BufferView& v, uint32_t t, F&&
   const uint32_t u = v.used[t], o = v.offset[t];
   for (uint32_t r = continues_run(v, t) ? 1 : 0; r < u; ++r) {
     const uint32_t slot = o + r, b = v.index[slot];
-    uint32_t t1 = t + 1, hb = 0;
+    uint32_t t1 = t + 1;
     if (r == u - 1) {
-      if (heavy_starts_at(v, t, &hb)) {
+      if (heavy_starts_at(v, t)) {
         heavy(b, end_thread_of(v, b));
         continue;
       }
