@@ -26,10 +26,16 @@ __device__ __forceinline__ X block_sum(X* sm, const X& partial) {
   return sm[0];
 }
 
+// Window j's record of Alg. 4's runs: the homogeneous mode's buffer (BufferView), the default mode's
+// split buckets (DirectView; Alg. 4 reuses buf_offset and buf_used for lead and split).
 template <class G>
 __device__ __forceinline__ BufferView window_view(const Workspace<G>& w, uint32_t j) {
   return BufferView{w.buf_offset + size_t(j) * w.T, w.buf_index + size_t(j) * w.slots(), w.buf_used + size_t(j) * w.T,
                     w.T};
+}
+template <class G>
+__device__ __forceinline__ DirectView direct_view(const Workspace<G>& w, uint32_t j) {
+  return DirectView{w.buf_offset + size_t(j) * w.T, w.buf_used + size_t(j) * w.T, w.T};
 }
 
 // The homogeneous mode's Alg. 5, one thread per Alg. 4 thread (aggregate.cuh for_each_first_piece):
@@ -52,7 +58,7 @@ __global__ void __launch_bounds__(kAggBlock) scatter_kernel(Workspace<G> w) {
       v, t,
       [&](uint32_t b, uint32_t slot, uint32_t t1) {
         X acc = buf[slot];
-        for (uint32_t x = t + 1; x < t1; ++x) acc = acc.add(buf[v.offset[x]]);
+        for (uint32_t x = t + 1; x < t1; ++x) acc = acc.add(buf[v.head(x)]);
         buckets[b - 1] = w.later ? buckets[b - 1].add(acc) : acc;
       },
       [&](uint32_t b, uint32_t t1) {
@@ -70,7 +76,7 @@ __global__ void __launch_bounds__(kAggBlock) split_kernel(Workspace<G> w) {
   const uint32_t j = blockIdx.y;
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= w.T) return;
-  const DirectView v{w.buf_offset + size_t(j) * w.T, w.buf_used + size_t(j) * w.T, w.T};
+  const DirectView v = direct_view(w, j);
   const uint32_t b = v.split[t];
   if (b == 0) return;
   const uint32_t t1 = split_end(v, t, b), M = w.M();
@@ -81,16 +87,14 @@ __global__ void __launch_bounds__(kAggBlock) split_kernel(Workspace<G> w) {
   }
   const X* buf = w.buffer + size_t(j) * w.slots();
   X acc = X::infinity();
-  for_each_split_piece(t, t1, 0, 1, [&](uint32_t slot) { acc = acc.add(buf[slot]); });
+  for_each_piece(v, t, t1, 0, 1, [&](uint32_t slot) { acc = acc.add(buf[slot]); });
   w.buckets[size_t(j) * M + b - 1] = acc;
 }
 
 // The buckets split_kernel (Split) or scatter_kernel queued, a block each: strided partial sums over
-// the threads that hold their pieces, then a shared-memory tree. A split bucket's pieces are its
-// first thread's tail slot and the head slots after it; the homogeneous mode's are found in each
-// thread's runs (aggregate.cuh for_each_piece), and in a later piece of a call their sum is added
-// onto the bucket (the default mode's later pieces carry the earlier sum in the bucket's first
-// piece, Alg. 4).
+// the threads that hold their pieces (aggregate.cuh for_each_piece, on the mode's view), then a
+// shared-memory tree. In a later piece of a call the homogeneous mode adds the total onto the
+// bucket; the default mode's later pieces carry the earlier sum in the bucket's first piece (Alg. 4).
 template <class G, bool Split>
 __global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_fp2<typename G::field>))
     heavy_kernel(Workspace<G> w) {
@@ -104,8 +108,8 @@ __global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_
     const X* buf = w.buffer + size_t(j) * w.slots();
     X acc = X::infinity();
     const auto add = [&](uint32_t slot) { acc = acc.add(buf[slot]); };
-    if constexpr (Split) for_each_split_piece(e.y, e.z, threadIdx.x, blockDim.x, add);
-    else for_each_piece(window_view(w, j), e.x % M + 1, PieceRange{e.y, e.z}, threadIdx.x, blockDim.x, add);
+    if constexpr (Split) for_each_piece(direct_view(w, j), e.y, e.z, threadIdx.x, blockDim.x, add);
+    else for_each_piece(window_view(w, j), e.y, e.z, threadIdx.x, blockDim.x, add);
     const X total = block_sum(sm, acc);
     if (threadIdx.x == 0) w.buckets[e.x] = !Split && w.later ? w.buckets[e.x].add(total) : total;
     __syncthreads();

@@ -27,6 +27,10 @@ struct BufferView {
   uint32_t T;
   MSM_HD MSM_INLINE uint32_t first_idx(uint32_t t) const { return index[offset[t]]; }
   MSM_HD MSM_INLINE uint32_t last_idx(uint32_t t) const { return index[offset[t] + used[t] - 1]; }
+  // for_each_piece: a bucket over several threads starts at its first thread's last run and goes on
+  // in the first run of each thread after it.
+  MSM_HD MSM_INLINE uint32_t tail(uint32_t t) const { return offset[t] + used[t] - 1; }
+  MSM_HD MSM_INLINE uint32_t head(uint32_t t) const { return offset[t]; }
 };
 
 // Smallest thread t with first_idx(t) > b (empty threads count as +∞); T if none.
@@ -39,31 +43,12 @@ MSM_HD MSM_INLINE uint32_t end_thread_of(const BufferView& v, uint32_t b) {
   }
   return lo;
 }
-// Slot of bucket b among thread t's runs, or −1.
-MSM_HD MSM_INLINE int64_t slot_in_thread(const BufferView& v, uint32_t t, uint32_t b) {
-  uint32_t lo = v.offset[t], hi = v.offset[t] + v.used[t];
-  if (v.used[t] == 0) return -1;
-  while (lo < hi) {
-    const uint32_t mid = lo + ((hi - lo) >> 1);
-    if (v.index[mid] < b) lo = mid + 1;
-    else hi = mid;
-  }
-  return (lo < v.offset[t] + v.used[t] && v.index[lo] == b) ? int64_t(lo) : -1;
-}
-
-// Threads [t0, t1) that hold pieces of bucket b.
-struct PieceRange {
-  uint32_t t0, t1;
-};
-
-// Calls f(slot) for every buffered piece of bucket b among threads [r.t0 + k, r.t1) step `stride`.
-template <class F>
-MSM_HD MSM_INLINE void for_each_piece(const BufferView& v, uint32_t b, PieceRange r, uint32_t k, uint32_t stride,
-                                      F&& f) {
-  for (uint32_t t = r.t0 + k; t < r.t1; t += stride) {
-    const int64_t slot = slot_in_thread(v, t, b);
-    if (slot >= 0) f(uint32_t(slot));
-  }
+// Calls f(slot) for the pieces of a bucket over threads [t0, t1) that thread k of `stride` takes
+// (t0 + k, t0 + k + stride, …): its first thread's tail slot, then each later thread's head slot
+// (View: BufferView, or DirectView below), every thread in between starting with the bucket.
+template <class View, class F>
+MSM_HD MSM_INLINE void for_each_piece(const View& v, uint32_t t0, uint32_t t1, uint32_t k, uint32_t stride, F&& f) {
+  for (uint32_t t = t0 + k; t < t1; t += stride) f(t == t0 ? v.tail(t) : v.head(t));
 }
 
 // Buckets whose pieces span more threads than this go to the block-wide (heavy) path.
@@ -117,6 +102,8 @@ struct DirectView {
   const uint32_t* lead;   // [T] each thread's first key (kNoLead: empty span)
   const uint32_t* split;  // [T] the split bucket each thread's tail slot starts (0: none)
   uint32_t T;
+  MSM_HD MSM_INLINE uint32_t tail(uint32_t t) const { return tail_slot(t); }
+  MSM_HD MSM_INLINE uint32_t head(uint32_t t) const { return head_slot(t); }
 };
 // The first thread in (t0, hi) whose first key is not b (hi if none).
 MSM_HD MSM_INLINE uint32_t split_end(const DirectView& v, uint32_t t0, uint32_t b, uint32_t hi) {
@@ -134,12 +121,6 @@ MSM_HD MSM_INLINE uint32_t split_end(const DirectView& v, uint32_t t0, uint32_t 
   const uint32_t lim = t0 + kHeavyPieces + 1 < v.T ? t0 + kHeavyPieces + 1 : v.T;
   const uint32_t t1 = split_end(v, t0, b, lim);
   return t1 == lim && lim < v.T && v.lead[lim] == b ? split_end(v, lim, b, v.T) : t1;
-}
-// Calls f(slot) for the pieces of split bucket b over threads [t0, t1), those of thread t0 + k, t0 + k
-// + stride, … (k < stride): t0's tail slot, then head slots.
-template <class F>
-MSM_HD MSM_INLINE void for_each_split_piece(uint32_t t0, uint32_t t1, uint32_t k, uint32_t stride, F&& f) {
-  for (uint32_t t = t0 + k; t < t1; t += stride) f(t == t0 ? tail_slot(t) : head_slot(t));
 }
 
 }  // namespace msm::gpu

@@ -265,7 +265,7 @@ Napi::Value accumulate_direct(const Napi::CallbackInfo& cb) {
       if (block) heavy.push_back(b - 1);
       uint64_t sum = 0;
       for (uint32_t k2 = 0; k2 < (block ? stride : 1); ++k2)
-        gpu::for_each_split_piece(t, t1, k2, block ? stride : 1, [&](uint32_t slot) {
+        gpu::for_each_piece(v, t, t1, k2, block ? stride : 1, [&](uint32_t slot) {
           bad |= slot >= slots || !slot_written[slot];
           if (!bad) sum += buffer[slot];
         });
@@ -290,8 +290,9 @@ Napi::Value accumulate_direct(const Napi::CallbackInfo& cb) {
 // (for_each_first_piece) into the buckets, from O or, with `start` (a later piece of a call), added
 // onto those values; the buckets it queues summed by the block path (for_each_piece over the queued
 // threads, `stride` threads each taking every stride-th one). block[p]: bucket p's pieces summed by
-// the block path whichever path took it (0 without entries); pieces[p] = t1 − t0, the threads
-// holding it; queued: the buckets handed to the block path, in thread order.
+// the block path whichever path took it, for a bucket at its first thread's last run (the only ones
+// the block path can be handed); else its one run (0 without entries); pieces[p] = t1 − t0, the
+// threads holding it; queued: the buckets handed to the block path, in thread order.
 Napi::Value aggregate(const Napi::CallbackInfo& cb) {
   auto offset = typed_arg<Napi::Uint32Array>(cb, 0, "offset");
   auto used = typed_arg<Napi::Uint32Array>(cb, 1, "used");
@@ -312,29 +313,28 @@ Napi::Value aggregate(const Napi::CallbackInfo& cb) {
   }
   const gpu::BufferView v{offset.Data(), index.Data(), used.Data(), T};
   std::vector<uint32_t> pieces(M, 0), queued;
-  auto block_sum = [&](uint32_t b, gpu::PieceRange r) {
+  auto block_sum = [&](uint32_t t0, uint32_t t1) {
     uint64_t h = 0;
-    for (uint32_t k = 0; k < stride; ++k)
-      gpu::for_each_piece(v, b, r, k, stride, [&](uint32_t slot) { h += buffer[slot]; });
+    for (uint32_t k = 0; k < stride; ++k) gpu::for_each_piece(v, t0, t1, k, stride, [&](uint32_t slot) { h += buffer[slot]; });
     return h;
   };
-  auto named = [&](uint32_t b, uint32_t t0, uint32_t t1) {
+  auto named = [&](uint32_t b, uint32_t t0, uint32_t t1, uint32_t slot) {
     if (pieces[b - 1]) fail(cb.Env(), "bucket " + std::to_string(b) + " summed twice");
     pieces[b - 1] = t1 - t0;
-    block[b - 1] = block_sum(b, gpu::PieceRange{t0, t1});
+    block[b - 1] = slot == v.tail(t0) ? block_sum(t0, t1) : buffer[slot];
   };
   for (uint32_t t = 0; t < T; ++t)
     gpu::for_each_first_piece(
         v, t,
         [&](uint32_t b, uint32_t slot, uint32_t t1) {
           uint64_t acc = buffer[slot];
-          for (uint32_t x = t + 1; x < t1; ++x) acc += buffer[offset[x]];
+          for (uint32_t x = t + 1; x < t1; ++x) acc += buffer[v.head(x)];
           buckets[b - 1] = later ? buckets[b - 1] + acc : acc;
-          named(b, t, t1);
+          named(b, t, t1, slot);
         },
         [&](uint32_t b, uint32_t t1) {
           queued.push_back(b - 1);
-          named(b, t, t1);
+          named(b, t, t1, v.tail(t));
           buckets[b - 1] = later ? buckets[b - 1] + block[b - 1] : block[b - 1];
         });
   Napi::Env env = cb.Env();
