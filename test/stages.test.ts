@@ -223,6 +223,15 @@ function modelAccumulate(keys: number[], weights: bigint[], Tn: number, c: numbe
   return { bucketSums, threads };
 }
 
+// The block path's shapes (aggregate.cu heavy_kernel): threads per block (stride) and the most parts
+// a heavy bucket is split into (1: a block per bucket; more: each part's sum over its first slot,
+// then the parts summed).
+const BLOCK_PATHS: [number, number][] = [
+  [1, 1],
+  [3, 3],
+  [128, 64],
+];
+
 function checkStages(name: string, keys: number[], Tn: number, c: number): number {
   const M = 2 ** (c - 2);
   const weights = keys.map(() => rng.bits(64));
@@ -255,10 +264,10 @@ function checkStages(name: string, keys: number[], Tn: number, c: number): numbe
   // the block path takes those over more than heavyPieces threads.
   const old = Array.from({ length: M }, () => rng.bits(64));
   let heavy: number[] | undefined;
-  for (const stride of [1, 3, 128])
+  for (const [stride, parts] of BLOCK_PATHS)
     for (const earlier of [false, true]) {
-      const tag = `${name} (Alg. 5, stride ${stride}${earlier ? ', later piece' : ''})`;
-      const agg = T().aggregate(got.offset, got.used, got.index, got.buffer, c, stride, earlier ? BigUint64Array.from(old) : undefined);
+      const tag = `${name} (Alg. 5, stride ${stride}, ≤ ${parts} parts${earlier ? ', later piece' : ''})`;
+      const agg = T().aggregate(got.offset, got.used, got.index, got.buffer, c, stride, parts, earlier ? BigUint64Array.from(old) : undefined);
       for (let p = 0; p < M; p++) {
         const sum = earlier ? (old[p] + model.bucketSums[p]) & MASK64 : model.bucketSums[p];
         if (agg.buckets[p] !== sum) throw new Error(`${tag}: bucket ${p + 1}: ${agg.buckets[p]} ≠ ${sum}`);
@@ -289,11 +298,11 @@ function checkStages(name: string, keys: number[], Tn: number, c: number): numbe
 function checkDirect(name: string, keys: number[], weights: bigint[], Tn: number, c: number, want: bigint[], holders: number[]): void {
   const M = 2 ** (c - 2);
   const old = Array.from({ length: M }, () => rng.bits(64));
-  for (const stride of [1, 7])
+  for (const [stride, parts] of BLOCK_PATHS)
     for (const earlier of [false, true])
       for (const place of [undefined, 5]) {
-        const tag = `${name} (direct, stride ${stride}${earlier ? ', later piece' : ''}${place ? ', grouped' : ''})`;
-        const got = T().accumulateDirect(Uint32Array.from(keys), BigUint64Array.from(weights), Tn, c, stride,
+        const tag = `${name} (direct, stride ${stride}, ≤ ${parts} parts${earlier ? ', later piece' : ''}${place ? ', grouped' : ''})`;
+        const got = T().accumulateDirect(Uint32Array.from(keys), BigUint64Array.from(weights), Tn, c, stride, parts,
           earlier ? BigUint64Array.from(old) : undefined, place);
         for (let p = 0; p < M; p++) {
           const sum = earlier ? (old[p] + want[p]) & MASK64 : want[p];
@@ -396,6 +405,16 @@ describe('Alg. 4 buffers and Alg. 5 (cuda/msm/accumulate.cuh, aggregate.cuh)', (
       M = 2 ** (c - 2);
     const vals = Array.from({ length: 32 }, () => 1 + rng.int(M));
     expect(checkStages('32 distinct', sorted(Array.from({ length: 20000 }, () => vals[rng.int(32)])), 1000, c)).toBeGreaterThan(0);
+  });
+  test('one or three buckets over thousands of threads (the heavy path in parts)', () => {
+    const c = 12,
+      M = 2 ** (c - 2);
+    // 3000 threads: one bucket spans 24 parts of kHeavyPartPieces, three span ~8 each
+    for (const k of [1, 3]) {
+      const vals = Array.from({ length: k }, () => 1 + rng.int(M));
+      const keys = sorted(Array.from({ length: 30000 }, (_, i) => (i % 10 === 0 ? 0 : vals[rng.int(k)])));
+      expect(checkStages(`${k} distinct`, keys, 3000, c)).toBe(k);
+    }
   });
 });
 

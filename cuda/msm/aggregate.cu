@@ -2,9 +2,9 @@
 // split ones are summed, one thread per Alg. 4 thread (split_kernel). The homogeneous mode's runs
 // are all buffered (Chen et al. §3.3): one thread per Alg. 4 thread gives each bucket whose first
 // piece it holds the sum of its pieces (scatter_kernel, aggregate.cuh). Both sum with add-2008-s,
-// and both queue a bucket whose pieces span more than kHeavyPieces threads for a whole block
-// (strided partial sums, then a shared-memory tree), so that few distinct scalars cost about as
-// much as random ones. In a call's later piece the homogeneous mode adds each bucket's sum onto the
+// and both queue a bucket whose pieces span more than kHeavyPieces threads for whole blocks
+// (heavy_kernel: parts of a block each, strided partial sums, then a shared-memory tree), so that
+// few distinct scalars cost about as much as random ones. In a call's later piece the homogeneous mode adds each bucket's sum onto the
 // earlier pieces' (Workspace::later), so no second set of buckets is written and merged.
 #include "aggregate.cuh"
 #include "device.cuh"
@@ -87,14 +87,30 @@ __global__ void __launch_bounds__(kAggBlock) split_kernel(Workspace<G> w) {
   }
   const X* buf = w.buffer + size_t(j) * w.slots();
   X acc = X::infinity();
-  for_each_piece(v, t, t1, 0, 1, [&](uint32_t slot) { acc = acc.add(buf[slot]); });
+  for_each_piece(v, t, t, t1, 0, 1, [&](uint32_t slot) { acc = acc.add(buf[slot]); });
   w.buckets[size_t(j) * M + b - 1] = acc;
 }
 
-// The buckets split_kernel (Split) or scatter_kernel queued, a block each: strided partial sums over
-// the threads that hold their pieces (aggregate.cuh for_each_piece, on the mode's view), then a
-// shared-memory tree. In a later piece of a call the homogeneous mode adds the total onto the
-// bucket; the default mode's later pieces carry the earlier sum in the bucket's first piece (Alg. 4).
+// A point read past L1 (ld.global.cg): the parts' sums other blocks wrote during this launch, whose
+// lines this SM's L1 may hold from an earlier read of a neighbouring slot.
+template <class X>
+__device__ __forceinline__ X load_cg(const X* p) {
+  static_assert(sizeof(X) % sizeof(uint4) == 0, "a point is whole uint4s (its slots are then 16-byte aligned)");
+  uint4 raw[sizeof(X) / sizeof(uint4)];
+  for (unsigned i = 0; i < sizeof(X) / sizeof(uint4); ++i) raw[i] = __ldcg(reinterpret_cast<const uint4*>(p) + i);
+  X x;
+  memcpy(&x, raw, sizeof(X));
+  return x;
+}
+
+// The buckets split_kernel (Split) or scatter_kernel queued, each in up to `parts` parts of a block
+// each (aggregate.cuh heavy_parts: the grid shared out over the queued buckets): strided partial
+// sums over the threads that hold a part's pieces (for_each_piece, on the mode's view), then a
+// shared-memory tree. A bucket of one part is written at once; otherwise each part's sum goes over
+// its first piece's slot and the block that ends the bucket's last part (a counter in the queued
+// entry's w, after a fence: the CUDA guide's threadFenceReduction) sums the parts into the bucket.
+// In a later piece of a call the homogeneous mode adds the total onto the bucket; the default mode's
+// later pieces carry the earlier sum in the bucket's first piece (Alg. 4).
 template <class G, bool Split>
 __global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_fp2<typename G::field>))
     heavy_kernel(Workspace<G> w) {
@@ -102,16 +118,45 @@ __global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_
   __shared__ alignas(16) unsigned char raw[kAggBlock * sizeof(X)];
   X* sm = reinterpret_cast<X*>(raw);
   const uint32_t count = *w.heavy_count, M = w.M();
-  for (uint32_t h = blockIdx.x; h < count; h += gridDim.x) {
+  const uint32_t most = count == 0 ? 1 : max(1u, gridDim.x / count);
+  for (uint32_t item = blockIdx.x; item < count * most; item += gridDim.x) {
+    const uint32_t h = item / most, p = item % most;
     const uint4 e = w.heavy[h];
+    const uint32_t q = heavy_parts(e.y, e.z, most);
+    if (p >= q) continue;  // uniform over the block
     const uint32_t j = e.x / M;
-    const X* buf = w.buffer + size_t(j) * w.slots();
+    X* const buf = w.buffer + size_t(j) * w.slots();
+    const auto each = [&](uint32_t from, uint32_t to, auto&& f) {
+      if constexpr (Split) for_each_piece(direct_view(w, j), e.y, from, to, threadIdx.x, blockDim.x, f);
+      else for_each_piece(window_view(w, j), e.y, from, to, threadIdx.x, blockDim.x, f);
+    };
+    const auto slot_of = [&](uint32_t t) {
+      if constexpr (Split) return piece_slot(direct_view(w, j), e.y, t);
+      else return piece_slot(window_view(w, j), e.y, t);
+    };
+    const auto finish = [&](const X& total) {
+      if (threadIdx.x == 0) w.buckets[e.x] = !Split && w.later ? w.buckets[e.x].add(total) : total;
+    };
+    const PartRange r = heavy_part(e.y, e.z, q, p);
     X acc = X::infinity();
-    const auto add = [&](uint32_t slot) { acc = acc.add(buf[slot]); };
-    if constexpr (Split) for_each_piece(direct_view(w, j), e.y, e.z, threadIdx.x, blockDim.x, add);
-    else for_each_piece(window_view(w, j), e.y, e.z, threadIdx.x, blockDim.x, add);
+    each(r.from, r.to, [&](uint32_t slot) { acc = acc.add(buf[slot]); });
     const X total = block_sum(sm, acc);
-    if (threadIdx.x == 0) w.buckets[e.x] = !Split && w.later ? w.buckets[e.x].add(total) : total;
+    if (q == 1) {
+      finish(total);
+    } else {
+      bool last = false;
+      if (threadIdx.x == 0) {
+        buf[slot_of(r.from)] = total;
+        __threadfence();
+        last = atomicAdd(&w.heavy[h].w, 1u) == q - 1;
+        if (last) __threadfence();  // the other parts' sums, ordered after their fences
+      }
+      if (__syncthreads_or(last)) {  // thread 0's answer, to the block (no shared flag: G2's tree fills 48 KB)
+        X sum = X::infinity();
+        for (uint32_t k = threadIdx.x; k < q; k += blockDim.x) sum = sum.add(load_cg(buf + slot_of(heavy_part(e.y, e.z, q, k).from)));
+        finish(block_sum(sm, sum));
+      }
+    }
     __syncthreads();
   }
 }

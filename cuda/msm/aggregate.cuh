@@ -43,16 +43,44 @@ MSM_HD MSM_INLINE uint32_t end_thread_of(const BufferView& v, uint32_t b) {
   }
   return lo;
 }
-// Calls f(slot) for the pieces of a bucket over threads [t0, t1) that thread k of `stride` takes
-// (t0 + k, t0 + k + stride, …): its first thread's tail slot, then each later thread's head slot
-// (View: BufferView, or DirectView below), every thread in between starting with the bucket.
+// The slot of thread t's piece of a bucket whose first thread is t0: t0's tail slot, then each later
+// thread's head slot (View: BufferView, or DirectView below).
+template <class View>
+MSM_HD MSM_INLINE uint32_t piece_slot(const View& v, uint32_t t0, uint32_t t) {
+  return t == t0 ? v.tail(t) : v.head(t);
+}
+// Calls f(slot) for the pieces of a bucket whose first thread is t0 that threads [from, to) hold
+// (t0 ≤ from, every thread up to the bucket's last starting with it) and thread k of `stride` takes:
+// from + k, from + k + stride, …
 template <class View, class F>
-MSM_HD MSM_INLINE void for_each_piece(const View& v, uint32_t t0, uint32_t t1, uint32_t k, uint32_t stride, F&& f) {
-  for (uint32_t t = t0 + k; t < t1; t += stride) f(t == t0 ? v.tail(t) : v.head(t));
+MSM_HD MSM_INLINE void for_each_piece(const View& v, uint32_t t0, uint32_t from, uint32_t to, uint32_t k,
+                                      uint32_t stride, F&& f) {
+  for (uint32_t t = from + k; t < to; t += stride) f(piece_slot(v, t0, t));
 }
 
 // Buckets whose pieces span more threads than this go to the block-wide (heavy) path.
 constexpr uint32_t kHeavyPieces = 16;
+
+// A heavy bucket over many threads is split into parts, a block each (aggregate.cu heavy_kernel):
+// with all scalars equal a window's n entries are one bucket, or with one bucket set for all windows
+// (Plan::shared_buckets) about D buckets hold all D·n, and a block each left the rest of the grid
+// idle while its threads chained ~T/(D·kAggBlock) additions. Each part writes its sum over its
+// first piece's slot (read by that part alone), and the block that ends a bucket's last part adds
+// the parts' sums. A part takes at least kHeavyPartPieces threads' pieces (one per thread of a
+// block), and a bucket at most `most` parts (the grid's share per heavy bucket).
+constexpr uint32_t kHeavyPartPieces = 128;
+MSM_HD MSM_INLINE uint32_t heavy_parts(uint32_t t0, uint32_t t1, uint32_t most) {
+  const uint32_t q = (t1 - t0 + kHeavyPartPieces - 1) / kHeavyPartPieces;
+  return q < most ? q : most;
+}
+// Part p of q of the threads [t0, t1): an even split, none empty (q ≤ t1 − t0).
+struct PartRange {
+  uint32_t from, to;
+};
+MSM_HD MSM_INLINE PartRange heavy_part(uint32_t t0, uint32_t t1, uint32_t q, uint32_t p) {
+  const uint64_t n = t1 - t0;
+  return PartRange{t0 + uint32_t(n * p / q), t0 + uint32_t(n * (p + 1) / q)};
+}
 
 // Whether thread t holds the first piece of a heavy bucket: only a thread's last run can go on into
 // the next threads, so a bucket spanning several threads is b = last_idx(t0) of its first thread t0,

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "args.hpp"
@@ -208,10 +209,42 @@ struct IntDirectAcc {
   }
 };
 
-// accumulateDirect(keys (sorted, one window), weights, T, c, stride, old?, place?) → { buckets,
-// pieces, heavy, heavyPieces }: Alg. 4 writing whole runs to their buckets and the rest to two slots
-// per thread, then the aggregation of aggregate.cuh's DirectView (split buckets of more than
-// heavyPieces pieces by the block path's `stride` split, the others one after another). old: the
+// The block path (aggregate.cu heavy_kernel) on integers, for a bucket whose first thread is t0 and
+// whose pieces threads [t0, t1) hold: its heavy_parts parts, each summed by `stride` threads taking
+// every stride-th thread's piece and, with more than one part, written over the part's first slot
+// (kept beside `buffer`, which stays as it was); then the parts' sums added. The parts run one after
+// another, so a part that read a slot an earlier part overwrote, or wrote over a piece a later one
+// reads, counts a sum twice. read(slot) sees every slot a part reads.
+template <class View, class Read>
+uint64_t heavy_sum(const View& v, uint32_t t0, uint32_t t1, uint32_t stride, uint32_t most, const uint64_t* buffer,
+                   size_t slots, Read&& read) {
+  std::unordered_map<uint32_t, uint64_t> written;
+  const auto at = [&](uint32_t slot) -> uint64_t {
+    const auto it = written.find(slot);
+    return it != written.end() ? it->second : slot < slots ? buffer[slot] : 0;
+  };
+  const uint32_t q = gpu::heavy_parts(t0, t1, most);
+  for (uint32_t p = 0; p < q; ++p) {
+    const gpu::PartRange r = gpu::heavy_part(t0, t1, q, p);
+    uint64_t sum = 0;
+    for (uint32_t k = 0; k < stride; ++k)
+      gpu::for_each_piece(v, t0, r.from, r.to, k, stride, [&](uint32_t slot) {
+        read(slot);
+        sum += at(slot);
+      });
+    if (q == 1) return sum;
+    written[gpu::piece_slot(v, t0, r.from)] = sum;
+  }
+  uint64_t total = 0;
+  for (uint32_t p = 0; p < q; ++p) total += at(gpu::piece_slot(v, t0, gpu::heavy_part(t0, t1, q, p).from));
+  return total;
+}
+
+// accumulateDirect(keys (sorted, one window), weights, T, c, stride, parts, old?, place?) → {
+// buckets, pieces, heavy, heavyPieces }: Alg. 4 writing whole runs to their buckets and the rest to
+// two slots per thread, then the aggregation of aggregate.cuh's DirectView (split buckets of more
+// than heavyPieces pieces by the block path: heavy_sum, in at most `parts` parts; the others one
+// after another). old: the
 // buckets of an earlier piece, which this one adds onto (Workspace::later); absent, the buckets
 // start at O (launch_clear_buckets). pieces[p]: t1 − t0 of split bucket p+1 (0 if not split); heavy:
 // the buckets the block path took.
@@ -220,18 +253,18 @@ Napi::Value accumulate_direct(const Napi::CallbackInfo& cb) {
   auto weights = typed_arg<Napi::BigUint64Array>(cb, 1, "weights");
   const uint32_t T = u32_arg(cb, 2, "T");
   const int c = window_arg(cb, 3);
-  const uint32_t stride = u32_arg(cb, 4, "stride");
+  const uint32_t stride = u32_arg(cb, 4, "stride"), parts = u32_arg(cb, 5, "parts");
   const uint32_t n = uint32_t(keys.ElementLength());
   const uint32_t M = 1u << (c - 2);
-  const bool later = cb.Length() > 5 && !cb[5].IsUndefined();
-  const bool grouped = cb.Length() > 6 && !cb[6].IsUndefined();
-  const uint32_t place = grouped ? u32_arg(cb, 6, "place") : 0;
-  if (weights.ElementLength() != n || T == 0 || stride == 0 || place > 63) fail(cb.Env(), "bad arguments");
+  const bool later = cb.Length() > 6 && !cb[6].IsUndefined();
+  const bool grouped = cb.Length() > 7 && !cb[7].IsUndefined();
+  const uint32_t place = grouped ? u32_arg(cb, 7, "place") : 0;
+  if (weights.ElementLength() != n || T == 0 || stride == 0 || parts == 0 || place > 63) fail(cb.Env(), "bad arguments");
   for (uint32_t i = 0; i < n; ++i)
     if (keys[i] > M || (i && keys[i] < keys[i - 1])) fail(cb.Env(), "keys must be sorted and ≤ 2^(c−2)");
   std::vector<uint64_t> buckets(M, 0);
   if (later) {
-    auto old = typed_arg<Napi::BigUint64Array>(cb, 5, "old");
+    auto old = typed_arg<Napi::BigUint64Array>(cb, 6, "old");
     if (old.ElementLength() != M) fail(cb.Env(), "old must hold 2^(c−2) buckets");
     for (uint32_t p = 0; p < M; ++p) buckets[p] = old[p];
   }
@@ -263,13 +296,17 @@ Napi::Value accumulate_direct(const Napi::CallbackInfo& cb) {
       pieces[b - 1] = t1 - t;
       const bool block = t1 - t > gpu::kHeavyPieces;
       if (block) heavy.push_back(b - 1);
-      uint64_t sum = 0;
-      for (uint32_t k2 = 0; k2 < (block ? stride : 1); ++k2)
-        gpu::for_each_piece(v, t, t1, k2, block ? stride : 1, [&](uint32_t slot) {
-          bad |= slot >= slots || !slot_written[slot];
+      const auto read = [&](uint32_t slot) { bad |= slot >= slots || !slot_written[slot]; };
+      if (block) {
+        buckets[b - 1] = heavy_sum(v, t, t1, stride, parts, buffer.data(), slots, read);
+      } else {
+        uint64_t sum = 0;
+        gpu::for_each_piece(v, t, t, t1, 0, 1, [&](uint32_t slot) {
+          read(slot);
           if (!bad) sum += buffer[slot];
         });
-      buckets[b - 1] = sum;
+        buckets[b - 1] = sum;
+      }
     }
   };
   if (grouped) run(gpu::WindowKeys{sort_keys.data(), gpu::bucket_mask(log_m)});
@@ -285,13 +322,13 @@ Napi::Value accumulate_direct(const Napi::CallbackInfo& cb) {
   return o;
 }
 
-// aggregate(offset, used, index, buffer, c, stride, start?) → { buckets, block, pieces, queued,
-// heavyPieces }: the homogeneous mode's Alg. 5 as aggregate.cu runs it: each thread's first pieces
-// (for_each_first_piece) into the buckets, from O or, with `start` (a later piece of a call), added
-// onto those values; the buckets it queues summed by the block path (for_each_piece over the queued
-// threads, `stride` threads each taking every stride-th one). block[p]: bucket p's pieces summed by
-// the block path whichever path took it, for a bucket at its first thread's last run (the only ones
-// the block path can be handed); else its one run (0 without entries); pieces[p] = t1 − t0, the
+// aggregate(offset, used, index, buffer, c, stride, parts, start?) → { buckets, block, pieces,
+// queued, heavyPieces }: the homogeneous mode's Alg. 5 as aggregate.cu runs it: each thread's first
+// pieces (for_each_first_piece) into the buckets, from O or, with `start` (a later piece of a call),
+// added onto those values; the buckets it queues summed by the block path (heavy_sum: at most `parts`
+// parts, `stride` threads each). block[p]: bucket p's pieces summed by the block path whichever path
+// took it, for a bucket at its first thread's last run (the only ones the block path can be handed),
+// else its one run (0 without entries); pieces[p] = t1 − t0, the
 // threads holding it; queued: the buckets handed to the block path, in thread order.
 Napi::Value aggregate(const Napi::CallbackInfo& cb) {
   auto offset = typed_arg<Napi::Uint32Array>(cb, 0, "offset");
@@ -299,24 +336,22 @@ Napi::Value aggregate(const Napi::CallbackInfo& cb) {
   auto index = typed_arg<Napi::Uint32Array>(cb, 2, "index");
   auto buffer = typed_arg<Napi::BigUint64Array>(cb, 3, "buffer");
   const int c = window_arg(cb, 4);
-  const uint32_t stride = u32_arg(cb, 5, "stride");
+  const uint32_t stride = u32_arg(cb, 5, "stride"), parts = u32_arg(cb, 6, "parts");
   const uint32_t T = uint32_t(offset.ElementLength()), M = 1u << (c - 2);
   if (used.ElementLength() != T || index.ElementLength() != gpu::buffer_slots(T, gpu::log2_buckets(c)) ||
-      buffer.ElementLength() != index.ElementLength() || stride == 0)
+      buffer.ElementLength() != index.ElementLength() || stride == 0 || parts == 0)
     fail(cb.Env(), "inconsistent buffer arrays");
-  const bool later = cb.Length() > 6 && !cb[6].IsUndefined();
+  const bool later = cb.Length() > 7 && !cb[7].IsUndefined();
   std::vector<uint64_t> buckets(M, 0), block(M, 0);
   if (later) {
-    auto start = typed_arg<Napi::BigUint64Array>(cb, 6, "start");
+    auto start = typed_arg<Napi::BigUint64Array>(cb, 7, "start");
     if (start.ElementLength() != M) fail(cb.Env(), "start must hold 2^(c−2) buckets");
     for (uint32_t p = 0; p < M; ++p) buckets[p] = start[p];
   }
   const gpu::BufferView v{offset.Data(), index.Data(), used.Data(), T};
   std::vector<uint32_t> pieces(M, 0), queued;
   auto block_sum = [&](uint32_t t0, uint32_t t1) {
-    uint64_t h = 0;
-    for (uint32_t k = 0; k < stride; ++k) gpu::for_each_piece(v, t0, t1, k, stride, [&](uint32_t slot) { h += buffer[slot]; });
-    return h;
+    return heavy_sum(v, t0, t1, stride, parts, buffer.Data(), buffer.ElementLength(), [](uint32_t) {});
   };
   auto named = [&](uint32_t b, uint32_t t0, uint32_t t1, uint32_t slot) {
     if (pieces[b - 1]) fail(cb.Env(), "bucket " + std::to_string(b) + " summed twice");

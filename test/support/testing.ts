@@ -79,6 +79,7 @@ export interface TestingAddon {
     buffer: BigUint64Array,
     c: number,
     stride: number,
+    parts: number, // the most parts the block path splits a heavy bucket into (aggregate.cuh heavy_parts)
     start?: BigUint64Array, // a later piece: the earlier pieces' buckets to add onto (else from O)
   ): { buckets: BigUint64Array; block: BigUint64Array; pieces: Uint32Array; queued: Uint32Array; heavyPieces: number };
   // Alg. 4 into the buckets and the split buckets' aggregation (accumulate_thread_direct, DirectView);
@@ -89,6 +90,7 @@ export interface TestingAddon {
     T: number,
     c: number,
     stride: number,
+    parts: number,
     old?: BigUint64Array,
     place?: number,
   ): { buckets: BigUint64Array; pieces: Uint32Array; heavy: Uint32Array; heavyPieces: number; lead: Uint32Array };
