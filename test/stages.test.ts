@@ -326,8 +326,9 @@ function checkDirect(name: string, keys: number[], weights: bigint[], Tn: number
 // §5: the same entries through the constant-time layout (whole runs to their buckets, each thread's
 // first and last run to slots 2·tid and 2·tid + 1, zero digits as O) and §5's tree levels as
 // ct_aggregate.cu launches them ([threads a block, resident blocks]: kCtBlock = 128 as on an H100,
-// as on a device that holds one block, and smaller blocks, for more launches on small buffers):
-// every bucket written once, by Alg. 4 or by §5, and equal to the plain sum.
+// as on a device that holds one block, and smaller blocks, for more launches on small buffers; the
+// blocks past the 2T slots left out): every bucket written once, by Alg. 4 or by §5, and equal to
+// the plain sum.
 const CT_LAUNCHES = [
   [128, 396],
   [128, 1],
@@ -350,7 +351,7 @@ function checkConstantTime(name: string, keys: number[], weights: bigint[], Tn: 
     check(b === a + 1 && ct.index[a] <= ct.index[b], () => `${name}: slots ${a}, ${b} hold ${ct.index[a]}, ${ct.index[b]}`);
   }
   for (const [block, resident] of CT_LAUNCHES) {
-    const agg = T().ctAggregate(ct.index, ct.buffer, c, block, resident);
+    const agg = T().ctAggregate(ct.index, ct.buffer, c, block, resident, 2 * Tn);
     for (let p = 0; p < M; p++) {
       const tag = `${name} (§5, ${block} × ${resident}): bucket ${p + 1}`;
       if (ct.written[p] + agg.written[p] > 1) throw new Error(`${tag} written ${ct.written[p]}× by Alg. 4, ${agg.written[p]}× by §5`);
@@ -465,12 +466,17 @@ describe('§5 constant-time aggregation (cuda/msm/ct_aggregate.cuh) beyond the s
       }
     }
   });
-  test('a layout that cuts a run in two is refused (the test harness can fail)', () => {
+  test('a layout that cuts a run in two, or a left-out block that is not padding, is refused (the test harness can fail)', () => {
     // Bucket 3 at slots 1 and 3 with an index-0 slot between: §5 must never see this layout, and the
     // harness reports the second OUT instead of silently dropping a part.
     const index = Uint32Array.from([1, 3, 0, 3, 4, 0, 0, 0]);
     const buffer = BigUint64Array.from([1n, 2n, 0n, 4n, 8n, 0n, 0n, 0n]);
-    expect(() => T().ctAggregate(index, buffer, 4, 128, 396)).toThrow(/bucket 3 written 2 times/);
+    expect(() => T().ctAggregate(index, buffer, 4, 128, 396, index.length)).toThrow(/bucket 3 written 2 times/);
+    // and a block left out past `live` that holds more than padding (one-thread blocks: [4, 6) is one)
+    const live = Uint32Array.from([1, 1, 2, 2, 3, 3, 0, 0]);
+    const sums = BigUint64Array.from([1n, 2n, 4n, 8n, 16n, 32n, 0n, 0n]);
+    expect(() => T().ctAggregate(live, sums, 4, 1, 1000, 4)).toThrow(/leaves out would have changed the tree/);
+    expect(Array.from(T().ctAggregate(live, sums, 4, 1, 1000, 6).buckets)).toEqual([3n, 12n, 48n, 0n]);
   });
 });
 

@@ -1,9 +1,9 @@
 // Constant-time aggregation kernels, Chen et al. §5 as a tree of one addition per level (index logic
 // in ct_aggregate.cuh): launch_ct_prepare sets every window's padded buffer to O (index 0) before
 // Alg. 4 (the buckets are set to O by launch_clear_buckets, aggregate.cu); then the levels, several
-// per launch (ct_launch_last), each thread running ct_pair on two nodes (one complete addition, RCB
-// Alg. 7, three selects and two OUTs), all windows at once, the last launch ending with ct_root per
-// window.
+// per launch (ct_launch_last), over the blocks that hold Alg. 4's slots (ct_launch_blocks), each
+// thread running ct_pair on two nodes (one complete addition, RCB Alg. 7, three selects and two
+// OUTs), all windows at once, the last launch ending with ct_root per window.
 // The launches and their thread counts depend only on n, c and the device, never on the scalars.
 #include <algorithm>
 
@@ -49,7 +49,7 @@ void launch_ct_aggregate(const Workspace<G>& w, int device, cudaStream_t s) {
   const uint32_t resident = std::max(1u, resident_grid(ct_rounds_kernel<G>, kCtBlock, device) / unsigned(w.W));
   for (uint32_t d0 = 1; d0 <= P / 2;) {
     const uint32_t d1 = ct_launch_last(d0, P, kCtBlock, resident);
-    ct_rounds_kernel<G><<<dim3(P / (2 * d1), unsigned(w.W)), kCtBlock, 0, s>>>(w, d0, d1);
+    ct_rounds_kernel<G><<<dim3(ct_launch_blocks(P, d1, 2 * w.T), unsigned(w.W)), kCtBlock, 0, s>>>(w, d0, d1);
     MSM_LAUNCH_CHECK("ct_rounds_kernel");
     d0 = 2 * d1;
   }

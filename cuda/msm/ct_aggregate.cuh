@@ -108,6 +108,16 @@ MSM_HD MSM_INLINE uint32_t ct_launch_last(uint32_t d0, uint32_t padded, uint32_t
   while (d1 < top && top / d1 > resident) d1 *= 2;
   return d1 < top ? d1 : top;
 }
+// Blocks of the launch ending at d1 that hold any of the first `live` elements (the 2T slots Alg. 4
+// wrote; at least one, for ct_root). A block past them would only combine padding (O, index 0) into
+// padding, which launch_ct_prepare left it as; a node over live elements and padding is still
+// combined, in the block that holds its live part. At T = 67,584 (an H100's resident Alg. 4 threads)
+// the 135,168 slots pad to 262,144, so about half the first launch's blocks. Which blocks run depends
+// on T alone, never on the scalars.
+MSM_HD MSM_INLINE uint32_t ct_launch_blocks(uint32_t padded, uint32_t d1, uint32_t live) {
+  const uint32_t span = 2 * d1, all = padded / span, held = (live + span - 1) / span;
+  return held == 0 ? 1 : held < all ? held : all;
+}
 // The base of the k-th pair (k < d1/d) of block b at distance d in the launch ending at d1.
 MSM_HD MSM_INLINE uint32_t ct_launch_base(uint32_t b, uint32_t k, uint32_t d, uint32_t d1) {
   return 2 * d * (b * (d1 / d) + k);

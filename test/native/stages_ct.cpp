@@ -8,6 +8,7 @@
 //    against the XYZZ formulas on random points and every exceptional pair, of G1 or G2.
 #include <napi.h>
 
+#include <algorithm>
 #include <cstring>
 #include <initializer_list>
 #include <random>
@@ -96,15 +97,17 @@ Napi::Value accumulate_ct(const Napi::CallbackInfo& cb) {
   return o;
 }
 
-// ctAggregate(index, buffer, c, block, resident) → { buckets, written }: bucket p (= index p + 1)
-// after the §5 levels as ct_aggregate.cu launches them with `block` threads a block and `resident`
-// blocks at once (ct_launch_last, ct_launch_base; block a power of two), and how often each bucket
-// was written. Every pair of every level must be run exactly once, and a bucket written twice
-// throws (a run cut in two would lose one of its parts).
+// ctAggregate(index, buffer, c, block, resident, live) → { buckets, written }: bucket p (= index p +
+// 1) after the §5 levels as ct_aggregate.cu launches them with `block` threads a block and `resident`
+// blocks at once (ct_launch_last, ct_launch_base; block a power of two), over the blocks that hold
+// the first `live` elements (ct_launch_blocks), and how often each bucket was written. Every pair
+// with an element below `live` must be run exactly once, a pair left out must hold O and index 0
+// only, and a bucket written twice throws (a run cut in two would lose one of its parts).
 Napi::Value ct_aggregate(const Napi::CallbackInfo& cb) {
   auto index_in = typed_arg<Napi::Uint32Array>(cb, 0, "index");
   auto buffer_in = typed_arg<Napi::BigUint64Array>(cb, 1, "buffer");
   const uint32_t c = u32_arg(cb, 2, "c"), block = u32_arg(cb, 3, "block"), resident = u32_arg(cb, 4, "resident");
+  const uint32_t live = u32_arg(cb, 5, "live");
   const uint32_t P = uint32_t(index_in.ElementLength());
   if (buffer_in.ElementLength() != P || P < 4 || (P & (P - 1)) || c < 2 || c > 16)
     fail(cb.Env(), "index and buffer must have the same power-of-two length ≥ 4");
@@ -146,7 +149,20 @@ Napi::Value ct_aggregate(const Napi::CallbackInfo& cb) {
   for (uint32_t d0 = 1; d0 <= P / 2;) {
     const uint32_t d1 = gpu::ct_launch_last(d0, P, block, resident);
     if (d1 < d0 || d1 > P / 2 || (d1 & (d1 - 1))) fail(cb.Env(), "a launch ending outside the levels");
-    for (uint32_t b = 0; b < P / (2 * d1); ++b)
+    // The blocks the launch leaves out are run too, and must change nothing (their elements and every
+    // bucket as they were): only padding, as launch_ct_prepare leaves it.
+    const uint32_t held = gpu::ct_launch_blocks(P, d1, live);
+    if (held == 0 || uint64_t(held) * 2 * d1 < std::min<uint64_t>(live, P)) fail(cb.Env(), "a launch leaves out live elements");
+    for (uint32_t b = 0; b < P / (2 * d1); ++b) {
+      const bool left_out = b >= held;
+      const uint32_t lo = 2 * d1 * b, hi = lo + 2 * d1;
+      std::vector<uint32_t> index_before;
+      std::vector<uint64_t> before;
+      if (left_out) {
+        index_before.assign(index.begin() + lo, index.begin() + hi);
+        for (uint32_t e = lo; e < hi; ++e) before.push_back(buf[e].v);
+        for (const IntPoint& q : buckets) before.push_back(q.v);
+      }
       for (uint32_t d = d0; d <= d1; d <<= 1) {
         for (uint32_t k = 0; k < d1 / d; ++k) {
           const uint32_t base = gpu::ct_launch_base(b, k, d, d1);
@@ -159,6 +175,14 @@ Napi::Value ct_aggregate(const Napi::CallbackInfo& cb) {
                   {base + d / 2, base + d});
         }
       }
+      if (left_out) {
+        std::vector<uint64_t> after;
+        for (uint32_t e = lo; e < hi; ++e) after.push_back(buf[e].v);
+        for (const IntPoint& q : buckets) after.push_back(q.v);
+        if (after != before || !std::equal(index_before.begin(), index_before.end(), index.begin() + lo))
+          fail(cb.Env(), "a block the launch leaves out would have changed the tree");
+      }
+    }
     if (d1 == P / 2) {  // the last launch: one block, which ends with ct_root
       watched([&] { gpu::ct_root(buf.data(), index.data(), P / 2, bucket_at); }, {0u, P / 2});
       finished = true;

@@ -113,6 +113,7 @@ export interface TestingAddon {
     c: number,
     block: number,
     resident: number,
+    live: number, // the slots Alg. 4 wrote (2T): blocks past them are left out (ct_launch_blocks)
   ): { buckets: BigUint64Array; written: Uint32Array };
   homogeneousCheck(curve: string, count: number, seed: number, group?: 'g1' | 'g2'): SelftestResult; // g2: bn254, bls12-381
   // tools.cpp
