@@ -4,8 +4,9 @@
 // piece it holds the sum of its pieces (scatter_kernel, aggregate.cuh). Both sum with add-2008-s,
 // and both queue a bucket whose pieces span more than kHeavyPieces threads for whole blocks
 // (heavy_kernel: parts of a block each, strided partial sums, then a shared-memory tree), so that
-// few distinct scalars cost about as much as random ones. In a call's later piece the homogeneous mode adds each bucket's sum onto the
-// earlier pieces' (Workspace::later), so no second set of buckets is written and merged.
+// few distinct scalars cost about as much as random ones. In a call's later piece the homogeneous
+// mode adds each bucket's sum onto the earlier pieces' (Workspace::later), so no second set of
+// buckets is written and merged.
 #include "aggregate.cuh"
 #include "device.cuh"
 #include "stages.cuh"
@@ -103,7 +104,7 @@ __device__ __forceinline__ X load_cg(const X* p) {
   return x;
 }
 
-// The buckets split_kernel (Split) or scatter_kernel queued, each in up to `parts` parts of a block
+// The buckets split_kernel (Split) or scatter_kernel queued, each in up to `most` parts of a block
 // each (aggregate.cuh heavy_parts: the grid shared out over the queued buckets): strided partial
 // sums over the threads that hold a part's pieces (for_each_piece, on the mode's view), then a
 // shared-memory tree. A bucket of one part is written at once; otherwise each part's sum goes over
@@ -151,9 +152,10 @@ __global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_
         last = atomicAdd(&w.heavy[h].w, 1u) == q - 1;
         if (last) __threadfence();  // the other parts' sums, ordered after their fences
       }
-      if (__syncthreads_or(last)) {  // thread 0's answer, to the block (no shared flag: G2's tree fills 48 KB)
+      if (__syncthreads_or(last)) {  // thread 0's answer to the block (no shared flag: G2's tree fills 48 KB)
         X sum = X::infinity();
-        for (uint32_t k = threadIdx.x; k < q; k += blockDim.x) sum = sum.add(load_cg(buf + slot_of(heavy_part(e.y, e.z, q, k).from)));
+        for (uint32_t k = threadIdx.x; k < q; k += blockDim.x)
+          sum = sum.add(load_cg(buf + slot_of(heavy_part(e.y, e.z, q, k).from)));
         finish(block_sum(sm, sum));
       }
     }
