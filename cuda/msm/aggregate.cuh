@@ -66,8 +66,8 @@ constexpr uint32_t kHeavyPieces = 16;
 // (Plan::shared_buckets) about D buckets hold all D·n, and a block each left the rest of the grid
 // idle while its threads chained ~T/(D·kAggBlock) additions. Each part writes its sum over its
 // first piece's slot (read by that part alone), and the block that ends a bucket's last part adds
-// the parts' sums. A part takes at least kHeavyPartPieces threads' pieces (one per thread of a
-// block), and a bucket at most `most` parts (the grid's share per heavy bucket).
+// the parts' sums. A bucket takes one part per kHeavyPartPieces threads' pieces (rounded up: up to
+// one piece per thread of a block), at most `most` (the grid's share per heavy bucket).
 constexpr uint32_t kHeavyPartPieces = 128;
 MSM_HD MSM_INLINE uint32_t heavy_parts(uint32_t t0, uint32_t t1, uint32_t most) {
   const uint32_t q = (t1 - t0 + kHeavyPartPieces - 1) / kHeavyPartPieces;

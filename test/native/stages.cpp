@@ -244,10 +244,9 @@ uint64_t heavy_sum(const View& v, uint32_t t0, uint32_t t1, uint32_t stride, uin
 // buckets, pieces, heavy, heavyPieces }: Alg. 4 writing whole runs to their buckets and the rest to
 // two slots per thread, then the aggregation of aggregate.cuh's DirectView (split buckets of more
 // than heavyPieces pieces by the block path: heavy_sum, in at most `parts` parts; the others one
-// after another). old: the
-// buckets of an earlier piece, which this one adds onto (Workspace::later); absent, the buckets
-// start at O (launch_clear_buckets). pieces[p]: t1 − t0 of split bucket p+1 (0 if not split); heavy:
-// the buckets the block path took.
+// after another). old: the buckets of an earlier piece, which this one adds onto (Workspace::later);
+// absent, the buckets start at O (launch_clear_buckets). pieces[p]: t1 − t0 of split bucket p+1 (0
+// if not split); heavy: the buckets the block path took.
 Napi::Value accumulate_direct(const Napi::CallbackInfo& cb) {
   auto keys = typed_arg<Napi::Uint32Array>(cb, 0, "keys");
   auto weights = typed_arg<Napi::BigUint64Array>(cb, 1, "weights");
@@ -328,8 +327,8 @@ Napi::Value accumulate_direct(const Napi::CallbackInfo& cb) {
 // added onto those values; the buckets it queues summed by the block path (heavy_sum: at most `parts`
 // parts, `stride` threads each). block[p]: bucket p's pieces summed by the block path whichever path
 // took it, for a bucket at its first thread's last run (the only ones the block path can be handed),
-// else its one run (0 without entries); pieces[p] = t1 − t0, the
-// threads holding it; queued: the buckets handed to the block path, in thread order.
+// else its one run (0 without entries); pieces[p] = t1 − t0, the threads holding it; queued: the
+// buckets handed to the block path, in thread order.
 Napi::Value aggregate(const Napi::CallbackInfo& cb) {
   auto offset = typed_arg<Napi::Uint32Array>(cb, 0, "offset");
   auto used = typed_arg<Napi::Uint32Array>(cb, 1, "used");
