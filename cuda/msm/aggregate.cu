@@ -127,20 +127,20 @@ __global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_
     if (p >= q) continue;  // uniform over the block
     const uint32_t j = e.x / M;
     X* const buf = w.buffer + size_t(j) * w.slots();
-    const auto each = [&](uint32_t from, uint32_t to, auto&& f) {
-      if constexpr (Split) for_each_piece(direct_view(w, j), e.y, from, to, threadIdx.x, blockDim.x, f);
-      else for_each_piece(window_view(w, j), e.y, from, to, threadIdx.x, blockDim.x, f);
+    // The view is made where it is used, not held across block_sum: held, it spills more.
+    const auto with_view = [&](auto&& f) {
+      if constexpr (Split) return f(direct_view(w, j));
+      else return f(window_view(w, j));
     };
-    const auto slot_of = [&](uint32_t t) {
-      if constexpr (Split) return piece_slot(direct_view(w, j), e.y, t);
-      else return piece_slot(window_view(w, j), e.y, t);
-    };
+    const auto slot_of = [&](uint32_t t) { return with_view([&](const auto& v) { return piece_slot(v, e.y, t); }); };
     const auto finish = [&](const X& total) {
       if (threadIdx.x == 0) w.buckets[e.x] = !Split && w.later ? w.buckets[e.x].add(total) : total;
     };
     const PartRange r = heavy_part(e.y, e.z, q, p);
     X acc = X::infinity();
-    each(r.from, r.to, [&](uint32_t slot) { acc = acc.add(buf[slot]); });
+    with_view([&](const auto& v) {
+      for_each_piece(v, e.y, r.from, r.to, threadIdx.x, blockDim.x, [&](uint32_t slot) { acc = acc.add(buf[slot]); });
+    });
     const X total = block_sum(sm, acc);
     if (q == 1) {
       finish(total);
