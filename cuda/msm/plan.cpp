@@ -313,7 +313,8 @@ Plan make_plan(const PlanInput& in) {
   p.keys = l.take(D * n * 4);
   p.vals = l.take(D * n * 4);
   const size_t per_sort = p.shared_buckets ? D * n : size_t(p.sort_group) * n;
-  p.sort_temp = l.take(in.sort_temp_bytes ? in.sort_temp_bytes(uint32_t(per_sort), sort_key_bits(log_m, p.sort_group)) : 0);
+  const size_t cub_temp = in.sort_temp_bytes ? in.sort_temp_bytes(uint32_t(per_sort), sort_key_bits(log_m, p.sort_group)) : 0;
+  p.sort_temp = l.take(std::max(cub_temp, partition_count_bytes(partition_bits(key_bits(log_m), p.D, p.shared_buckets))));
   p.buffer = l.take(W * S * run);
   p.buf_offset = l.take(W * T * 4);
   p.buf_used = l.take(W * T * 4);

@@ -22,6 +22,7 @@
 // test/native/stages.cpp run this same code).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "../ff/common.hpp"
@@ -137,15 +138,43 @@ MSM_HD MSM_INLINE uint32_t shared_value(uint32_t t, uint32_t i, int j, int c) {
 // The levels a shared table needs (W) must fit the EXP field.
 MSM_HD MSM_INLINE bool shared_fits(int c, int W) { return W <= (1 << exp_bits(c)); }
 
+// The radix sort's first digit, taken by the recode where the windows share one bucket set
+// (recode.cu partition_kernel): the recode writes the entries grouped by the key's low f bits, and
+// the sort, stable, orders them by bits [f, key_bits) only, so the entries end fully sorted with one
+// pass of CUB's onesweep less (a pass reads and writes every key and value: 3.2 GB at 2^24 points
+// with 12 digits). f = key_bits − 8·(⌈key_bits/8⌉ − 1), the smallest f that saves the pass, for the
+// fewest groups to scatter into: 22-bit keys give 6 bits, 64 groups, and two passes of 8. At most
+// kPartitionMaxBits, so that a block's 256 scalars put ≥ 48 entries in a group on average, which
+// the writes need to stay whole sectors (16-bit keys would take 8 bits, 256 groups).
+// 0 where the recode keeps the scalar order: per-window bucket sets, wider groups, and more
+// digits per scalar than the kernel holds in registers.
+constexpr int kPartitionMaxDigits = 17;
+constexpr int kPartitionMaxBits = 6;
+MSM_HD MSM_INLINE int partition_bits(int key_bits, int digits, bool shared) {
+  const int f = key_bits - 8 * ((key_bits + 7) / 8 - 1);
+  return shared && digits <= kPartitionMaxDigits && key_bits > 8 && f <= kPartitionMaxBits ? f : 0;
+}
+// The recode's group counts (two words per group), kept in the sort's temporary storage.
+MSM_HD MSM_INLINE size_t partition_count_bytes(int f) { return f > 0 ? size_t(8) << f : 0; }
+
 // Alg. 3's loop (lines 2–8) over one scalar's `windows` digits: f(j, t) with t = k_j + s_{j−1}
 // ∈ [0, 2^c], the carry taken from t. The kernel (recode.cu) and the host hooks run this same loop.
-template <class Fn>
+// kMaxWindows > 0 unrolls the loop to that bound, so that f may keep the digits in registers
+// (windows ≤ kMaxWindows).
+template <int kMaxWindows = 0, class Fn>
 MSM_HD MSM_INLINE void for_each_digit(const uint32_t* k, int c, int windows, Fn&& f) {
   uint32_t carry = 0;
-  for (int j = 0; j < windows; ++j) {
+  const auto step = [&](int j) {
     const uint32_t t = scalar_bits(k, kScalarWords, j * c, c) + carry;  // lines 3–4
     f(j, t);
     carry = recode_carry(t, c);
+  };
+  if constexpr (kMaxWindows > 0) {
+    MSM_UNROLL
+    for (int j = 0; j < kMaxWindows; ++j)
+      if (j < windows) step(j);
+  } else {
+    for (int j = 0; j < windows; ++j) step(j);
   }
 }
 

@@ -22,13 +22,13 @@ size_t sort_temp_bytes(uint32_t n, int key_bits) {
 }
 
 void sort_windows(void* temp, size_t temp_bytes, const uint32_t* keys_in, uint32_t* keys_out, const uint32_t* vals_in,
-                  uint32_t* vals_out, uint32_t n, int W, int g, int key_bits, cudaStream_t s) {
+                  uint32_t* vals_out, uint32_t n, int W, int g, int first_bit, int key_bits, cudaStream_t s) {
   for (int j = 0; j < W; j += g) {
     size_t bytes = temp_bytes;
     const size_t off = size_t(j) * n;
     const uint32_t items = uint32_t(std::min(g, W - j)) * n;
     MSM_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp, bytes, keys_in + off, keys_out + off, vals_in + off,
-                                                   vals_out + off, items, 0, key_bits, s));
+                                                   vals_out + off, items, first_bit, key_bits, s));
   }
 }
 

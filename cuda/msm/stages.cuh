@@ -91,6 +91,8 @@ struct Workspace {
   // Entries per window: each window's digits, or all D·count where the windows share the buckets.
   MSM_HD uint32_t entries() const { return shared_buckets ? uint32_t(D) * count : count; }
   MSM_HD uint32_t slots() const { return buffer_slots(T, log_m()); }
+  // The first key bit the radix sort takes: the bits below it are the recode's (partition_bits).
+  MSM_HD int sort_first_bit() const { return partition_bits(key_bits(log_m()), D, shared_buckets); }
   // constant_time: P, the window's buffer padded to a power of two (ct_aggregate.cuh), and the views
   // of the buffer and bucket memory as homogeneous points.
   MSM_HD uint32_t ct_padded() const { return ct_window_slots(T); }
@@ -128,15 +130,17 @@ struct Workspace {
 template <class G>
 void build_table(AffineOf<G>* table, uint32_t n, int tau, int step, cudaStream_t s);
 
-// recode.cu: scalars [n × 8 words] → keys_in / vals_in for the points of w's piece.
+// recode.cu: scalars [n × 8 words] → keys_in / vals_in for the points of w's piece (grouped by the
+// keys' bits below w.sort_first_bit(), the group counts in w.sort_temp).
 template <class G>
 void launch_recode(const Workspace<G>& w, const uint32_t* scalars, cudaStream_t s);
 
 // sort.cu (curve-independent): temp bytes for one sort of n items, and the sorts of the W windows,
-// g at a time on key_bits bits (sort_key_bits(log_m, g)).
+// g at a time on key bits [first_bit, key_bits) (sort_key_bits(log_m, g); first_bit > 0 where the
+// recode grouped the entries by the bits below, Workspace::sort_first_bit).
 size_t sort_temp_bytes(uint32_t n, int key_bits);
 void sort_windows(void* temp, size_t temp_bytes, const uint32_t* keys_in, uint32_t* keys_out, const uint32_t* vals_in,
-                  uint32_t* vals_out, uint32_t n, int W, int g, int key_bits, cudaStream_t s);
+                  uint32_t* vals_out, uint32_t n, int W, int g, int first_bit, int key_bits, cudaStream_t s);
 
 // accumulate.cu: Alg. 4. accumulate_threads: resident threads the device can run for the mode's kernel
 // (`shared`: the default mode's shared-memory sum, acc_shared_for).
