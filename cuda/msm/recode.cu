@@ -51,7 +51,7 @@ __global__ void recode_kernel(const uint4* __restrict__ scalars, uint32_t first,
 template <int C>
 __device__ MSM_INLINE uint32_t shared_entries(const uint4* __restrict__ scalars, uint32_t first, uint32_t i, int c,
                                               int D, uint32_t (&key)[kPartitionMaxDigits]) {
-  if constexpr (C > 0) c = C;  // every digit's bits then at fixed words of the scalar
+  c = C;  // every digit's bits then at fixed words of the scalar
   uint32_t k[kScalarWords], carries = 0;
   const size_t at = 2 * (size_t(first) + i);
   const uint4 lo = scalars[at], hi = scalars[at + 1];
@@ -90,7 +90,7 @@ template <int C>
 __global__ void __launch_bounds__(kRecodeBlock) count_kernel(const uint4* __restrict__ scalars, uint32_t first,
                                                              uint32_t n, int c, int D, int f,
                                                              uint32_t* __restrict__ counts) {
-  __shared__ uint32_t group[256];
+  __shared__ uint32_t group[1 << kPartitionMaxBits];
   const uint32_t groups = 1u << f, mask = groups - 1;
   for (uint32_t g = threadIdx.x; g < groups; g += blockDim.x) group[g] = 0;
   __syncthreads();
@@ -114,16 +114,17 @@ __global__ void __launch_bounds__(kRecodeBlock, 3) partition_kernel(const uint4*
                                                                  uint32_t* __restrict__ vals) {
   using Scan = cub::BlockScan<uint32_t, kRecodeBlock>;
   __shared__ typename Scan::TempStorage scan;
-  __shared__ uint32_t group[256], local_at[256], global_at[256];
+  constexpr uint32_t kGroups = 1u << kPartitionMaxBits;
+  __shared__ uint32_t group[kGroups], local_at[kGroups], global_at[kGroups];
   __shared__ uint32_t stage_key[kRecodeBlock * kPartitionMaxDigits], stage_val[kRecodeBlock * kPartitionMaxDigits];
-  static_assert(kRecodeBlock >= 256, "one thread per group for the scans");
+  static_assert(kRecodeBlock >= kGroups, "one thread per group for the scans");
   const uint32_t groups = 1u << f, mask = groups - 1, t = threadIdx.x;
   if (t < groups) group[t] = 0;
   __syncthreads();
   const uint32_t i = blockIdx.x * blockDim.x + t;
   const bool live = i < n;
   uint32_t key[kPartitionMaxDigits], rank[kPartitionMaxDigits], carries = 0;
-  if constexpr (C > 0) c = C;
+  c = C;
   if (live) carries = shared_entries<C>(scalars, first, i, c, D, key);
   MSM_UNROLL
   for (int j = 0; j < kPartitionMaxDigits; ++j)
@@ -173,18 +174,17 @@ void launch_recode(const Workspace<G>& w, const uint32_t* scalars, cudaStream_t 
           <<<blocks, kRecodeBlock, 0, s>>>(sc, w.first, w.count, w.c, w.D, f, counts, w.keys_in, w.vals_in);
       MSM_LAUNCH_CHECK("partition_kernel");
     };
-    // Compiled per c for the widths shared buckets take (16 … kMaxWindowBits): the digits' bit
-    // positions are then constants, not selects over the scalar's words.
-    static_assert(kMaxWindowBits == 22, "one case per shared-bucket width");
+    // Compiled per c for the widths partition_bits takes (kPartitionMinKeyBits … kMaxWindowBits):
+    // the digits' bit positions are then constants, not selects over the scalar's words.
+    static_assert(kPartitionMinKeyBits == 17 && kMaxWindowBits == 22, "one case per partitioned width");
     switch (w.c) {
-      case 16: return run(std::integral_constant<int, 16>{});
       case 17: return run(std::integral_constant<int, 17>{});
       case 18: return run(std::integral_constant<int, 18>{});
       case 19: return run(std::integral_constant<int, 19>{});
       case 20: return run(std::integral_constant<int, 20>{});
       case 21: return run(std::integral_constant<int, 21>{});
       case 22: return run(std::integral_constant<int, 22>{});
-      default: return run(std::integral_constant<int, 0>{});
+      default: throw EngineError("ERR_INTERNAL", "the recode's partition is compiled for c = 17 … 22 only");
     }
   }
   const auto kernel = w.shared_buckets ? recode_kernel<true> : recode_kernel<false>;

@@ -146,13 +146,17 @@ MSM_HD MSM_INLINE bool shared_fits(int c, int W) { return W <= (1 << exp_bits(c)
 // fewest groups to scatter into: 22-bit keys give 6 bits, 64 groups, and two passes of 8. At most
 // kPartitionMaxBits, so that a block's 256 scalars put ≥ 48 entries in a group on average, which
 // the writes need to stay whole sectors (16-bit keys would take 8 bits, 256 groups).
-// 0 where the recode keeps the scalar order: per-window bucket sets, wider groups, and more
-// digits per scalar than the kernel holds in registers.
+// 0 where the recode keeps the scalar order: per-window bucket sets, wider groups, more digits per
+// scalar than the kernel holds in registers, and keys below kPartitionMinKeyBits (the kernels are
+// compiled for c = 17 … kMaxWindowBits; at most 17 digits of a ≥ 253-bit scalar need c ≥ 15, and
+// 15- and 16-bit keys would take 7 and 8 bits).
 constexpr int kPartitionMaxDigits = 17;
 constexpr int kPartitionMaxBits = 6;
+constexpr int kPartitionMinKeyBits = 17;
 MSM_HD MSM_INLINE int partition_bits(int key_bits, int digits, bool shared) {
   const int f = key_bits - 8 * ((key_bits + 7) / 8 - 1);
-  return shared && digits <= kPartitionMaxDigits && key_bits > 8 && f <= kPartitionMaxBits ? f : 0;
+  return shared && digits <= kPartitionMaxDigits && key_bits >= kPartitionMinKeyBits && f <= kPartitionMaxBits ? f
+                                                                                                               : 0;
 }
 // The recode's group counts (two words per group), kept in the sort's temporary storage.
 MSM_HD MSM_INLINE size_t partition_count_bytes(int f) { return f > 0 ? size_t(8) << f : 0; }
