@@ -223,12 +223,13 @@ function modelAccumulate(keys: number[], weights: bigint[], Tn: number, c: numbe
   return { bucketSums, threads };
 }
 
-// The block path's shapes (aggregate.cu heavy_kernel): threads per block (stride) and the most parts
-// a heavy bucket is split into (1: a block per bucket; more: each part's sum over its first slot,
-// then the parts summed).
+// The block path's shapes (aggregate.cu heavy_kernel): threads per bucket (stride: a block, or a
+// group of one where more buckets than blocks are queued) and the most parts a heavy bucket is split
+// into (1: one group per bucket; more: each part's sum over its first slot, then the parts summed).
 const BLOCK_PATHS: [number, number][] = [
   [1, 1],
   [3, 3],
+  [32, 1],
   [128, 64],
 ];
 

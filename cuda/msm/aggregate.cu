@@ -14,17 +14,19 @@
 
 namespace msm::gpu {
 
-// The block's partial sums combined by a shared-memory tree (sm: kAggBlock points); every thread
-// gets the total. The heavy buckets' path of both aggregations.
+// Partial sums combined by a shared-memory tree within aligned groups of G threads (sm: kAggBlock
+// points, G a power of two dividing the block); every thread gets its group's total. The heavy
+// buckets' path of both aggregations. Every thread of the block calls it (block barriers).
 template <class X>
-__device__ __forceinline__ X block_sum(X* sm, const X& partial) {
+__device__ __forceinline__ X group_sum(X* sm, const X& partial, uint32_t G) {
   sm[threadIdx.x] = partial;
   __syncthreads();
-  for (unsigned k = kAggBlock / 2; k > 0; k >>= 1) {
-    if (threadIdx.x < k) sm[threadIdx.x] = sm[threadIdx.x].add(sm[threadIdx.x + k]);
+  const uint32_t lane = threadIdx.x & (G - 1);
+  for (uint32_t k = G / 2; k > 0; k >>= 1) {
+    if (lane < k) sm[threadIdx.x] = sm[threadIdx.x].add(sm[threadIdx.x + k]);
     __syncthreads();
   }
-  return sm[0];
+  return sm[threadIdx.x - lane];
 }
 
 // Window j's record of Alg. 4's runs: the homogeneous mode's buffer (BufferView), the default mode's
@@ -105,13 +107,14 @@ __device__ __forceinline__ X load_cg(const X* p) {
 }
 
 // The buckets split_kernel (Split) or scatter_kernel queued, each in up to `most` parts of a block
-// each (aggregate.cuh heavy_parts: the grid shared out over the queued buckets): strided partial
-// sums over the threads that hold a part's pieces (for_each_piece, on the mode's view), then a
-// shared-memory tree. A bucket of one part is written at once; otherwise each part's sum goes over
-// its first piece's slot and the block that ends the bucket's last part (a counter in the queued
-// entry's w, after a fence: the CUDA guide's threadFenceReduction) sums the parts into the bucket.
-// In a later piece of a call the homogeneous mode adds the total onto the bucket; the default mode's
-// later pieces carry the earlier sum in the bucket's first piece (Alg. 4).
+// each (aggregate.cuh heavy_parts: the grid shared out over the queued buckets), or, where they
+// outnumber the blocks, several at once in groups of a block (heavy_groups): strided partial sums
+// over the threads that hold a part's pieces (for_each_piece, on the mode's view), then a
+// shared-memory tree per group. A bucket of one part is written at once; otherwise each part's sum
+// goes over its first piece's slot and the block that ends the bucket's last part (a counter in the
+// queued entry's w, after a fence: the CUDA guide's threadFenceReduction) sums the parts into the
+// bucket. In a later piece of a call the homogeneous mode adds the total onto the bucket; the
+// default mode's later pieces carry the earlier sum in the bucket's first piece (Alg. 4).
 template <class G, bool Split>
 __global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_fp2<typename G::field>))
     heavy_kernel(Workspace<G> w) {
@@ -119,32 +122,42 @@ __global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_
   __shared__ alignas(16) unsigned char raw[kAggBlock * sizeof(X)];
   X* sm = reinterpret_cast<X*>(raw);
   const uint32_t count = *w.heavy_count, M = w.M();
-  const uint32_t most = count == 0 ? 1 : max(1u, gridDim.x / count);
-  for (uint32_t item = blockIdx.x; item < count * most; item += gridDim.x) {
-    const uint32_t h = item / most, p = item % most;
-    const uint4 e = w.heavy[h];
-    const uint32_t q = heavy_parts(e.y, e.z, most);
-    if (p >= q) continue;  // uniform over the block
+  const uint32_t groups = heavy_groups(count, gridDim.x, blockDim.x), size = blockDim.x / groups;
+  const uint32_t group = threadIdx.x / size, lane = threadIdx.x % size;
+  // > 1 only with one group: then every q below is the block's.
+  const uint32_t most = count == 0 ? 1 : max(1u, gridDim.x * groups / count);
+  const uint32_t items = count * most;
+  for (uint32_t base = blockIdx.x * groups; base < items; base += gridDim.x * groups) {
+    const uint32_t item = base + group;
+    uint4 e = make_uint4(0, 0, 0, 0);
+    uint32_t h = 0, p = 0, q = 0;
+    if (item < items) {
+      h = item / most, p = item % most;
+      e = w.heavy[h];
+      q = heavy_parts(e.y, e.z, most);
+    }
+    const bool on = p < q;
+    if (!__syncthreads_or(on)) continue;
     const uint32_t j = e.x / M;
     X* const buf = w.buffer + size_t(j) * w.slots();
-    // The view is made where it is used, not held across block_sum: held, it spills more.
+    // The view is made where it is used, not held across group_sum: held, it spills more.
     const auto with_view = [&](auto&& f) {
       if constexpr (Split) return f(direct_view(w, j));
       else return f(window_view(w, j));
     };
     const auto slot_of = [&](uint32_t t) { return with_view([&](const auto& v) { return piece_slot(v, e.y, t); }); };
     const auto finish = [&](const X& total) {
-      if (threadIdx.x == 0) w.buckets[e.x] = !Split && w.later ? w.buckets[e.x].add(total) : total;
+      if (lane == 0) w.buckets[e.x] = !Split && w.later ? w.buckets[e.x].add(total) : total;
     };
-    const PartRange r = heavy_part(e.y, e.z, q, p);
+    const PartRange r = on ? heavy_part(e.y, e.z, q, p) : PartRange{0, 0};
     X acc = X::infinity();
     with_view([&](const auto& v) {
-      for_each_piece(v, e.y, r.from, r.to, threadIdx.x, blockDim.x, [&](uint32_t slot) { acc = acc.add(buf[slot]); });
+      for_each_piece(v, e.y, r.from, r.to, lane, size, [&](uint32_t slot) { acc = acc.add(buf[slot]); });
     });
-    const X total = block_sum(sm, acc);
-    if (q == 1) {
-      finish(total);
-    } else {
+    const X total = group_sum(sm, acc, size);
+    if (q <= 1) {
+      if (on) finish(total);
+    } else {  // one group, so q is the block's
       bool last = false;
       if (threadIdx.x == 0) {
         buf[slot_of(r.from)] = total;
@@ -156,7 +169,7 @@ __global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_
         X sum = X::infinity();
         for (uint32_t k = threadIdx.x; k < q; k += blockDim.x)
           sum = sum.add(load_cg(buf + slot_of(heavy_part(e.y, e.z, q, k).from)));
-        finish(block_sum(sm, sum));
+        finish(group_sum(sm, sum, blockDim.x));
       }
     }
     __syncthreads();

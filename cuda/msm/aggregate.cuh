@@ -73,6 +73,20 @@ MSM_HD MSM_INLINE uint32_t heavy_parts(uint32_t t0, uint32_t t1, uint32_t most) 
   const uint32_t q = (t1 - t0 + kHeavyPartPieces - 1) / kHeavyPartPieces;
   return q < most ? q : most;
 }
+// Buckets a block of `block` threads sums at once: 1 (the whole block per bucket, or per part)
+// while the grid has a block for every queued bucket, else 2, 4, … groups of ≥ 32 threads, so that
+// more buckets than blocks are summed in one wave of the resident grid. Each group's sum is a chain
+// of additions (its strided pieces, then a tree) of latency-bound length: a block taking two buckets
+// one after the other pays ~2·(⌈pieces/block⌉ − 1 + log2 block) additions, two half-blocks
+// ⌈pieces/(block/2)⌉ − 1 + log2 block − 1. (32 distinct scalars at BLS12-381 2^16: ~512 buckets of
+// ~130 pieces against 396 resident blocks; bench/gpu-notes.md.) With more than one group `most` is
+// 1: a bucket is one part.
+MSM_HD MSM_INLINE uint32_t heavy_groups(uint32_t count, uint32_t grid, uint32_t block) {
+  uint32_t g = 1;
+  while (block / (2 * g) >= 32 && uint64_t(count) > uint64_t(grid) * g) g *= 2;
+  return g;
+}
+
 // Part p of q of the threads [t0, t1): an even split, none empty (q ≤ t1 − t0).
 struct PartRange {
   uint32_t from, to;
