@@ -408,6 +408,20 @@ describe('Alg. 4 buffers and Alg. 5 (cuda/msm/accumulate.cuh, aggregate.cuh)', (
     const vals = Array.from({ length: 32 }, () => 1 + rng.int(M));
     expect(checkStages('32 distinct', sorted(Array.from({ length: 20000 }, () => vals[rng.int(32)])), 1000, c)).toBeGreaterThan(0);
   });
+  test('heavy buckets in groups of a block where they outnumber the blocks', () => {
+    const groups = (count: number, grid: number) => T().heavyGroups(count, grid, 128) as number;
+    expect([0, 1, 396, 397, 792, 793, 5000].map((n) => groups(n, 396))).toEqual([1, 1, 1, 2, 2, 4, 4]);
+    // heavy_kernel's invariants: a group of at least a warp; one wave where the groups allow it; and
+    // with several groups `most` (the parts a bucket may take) is 1, so a bucket never spans groups.
+    for (let i = 0; i < 2000; ++i) {
+      const grid = 1 + rng.int(1000),
+        count = 1 + rng.int(6 * grid);
+      const g = groups(count, grid);
+      expect(128 / g).toBeGreaterThanOrEqual(32);
+      if (g < 4) expect(count).toBeLessThanOrEqual(grid * g);
+      if (g > 1) expect(Math.max(1, Math.floor((grid * g) / count))).toBe(1);
+    }
+  });
   test('one or three buckets over thousands of threads (the heavy path in parts)', () => {
     const c = 12,
       M = 2 ** (c - 2);

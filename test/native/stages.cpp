@@ -117,6 +117,11 @@ Napi::Value num_windows(const Napi::CallbackInfo& cb) {
   scalar_field(cb.Env(), cb[0].As<Napi::String>(), rm1, bits);
   return Napi::Number::New(cb.Env(), gpu::num_windows(rm1, gpu::kScalarWords, bits, c));
 }
+// heavyGroups(count, grid, block) → aggregate.cuh heavy_groups: buckets a block of heavy_kernel sums at once.
+Napi::Value heavy_groups(const Napi::CallbackInfo& cb) {
+  const auto u = [&](size_t i) { return cb[i].As<Napi::Number>().Uint32Value(); };
+  return Napi::Number::New(cb.Env(), gpu::heavy_groups(u(0), u(1), u(2)));
+}
 Napi::Value choose_window(const Napi::CallbackInfo& cb) {
   if (cb.Length() < 1 || !cb[0].IsString()) fail(cb.Env(), "expected a curve");
   const uint32_t n = u32_arg(cb, 1, "n");
@@ -498,6 +503,7 @@ void register_stages(Napi::Object t) {
   t.Set("chooseWindow", Napi::Function::New(env, choose_window, "chooseWindow"));
   t.Set("accumulate", Napi::Function::New(env, accumulate, "accumulate"));
   t.Set("aggregate", Napi::Function::New(env, aggregate, "aggregate"));
+  t.Set("heavyGroups", Napi::Function::New(env, heavy_groups, "heavyGroups"));
   t.Set("accumulateDirect", Napi::Function::New(env, accumulate_direct, "accumulateDirect"));
   t.Set("reduceSchedule", Napi::Function::New(env, reduce_schedule, "reduceSchedule"));
   t.Set("reduceIntegers", Napi::Function::New(env, reduce_integers, "reduceIntegers"));
