@@ -1,11 +1,11 @@
 // Workload for scripts/gpu-sanitize.sh: every curve's G1, and G2 of BN254 and BLS12-381, at
-// n = 2^12 through the addon directly (no
-// TypeScript build needed): context creation (upload + 2^h·P table), msm with random and with
-// identical scalars (the block-wide Alg. 5 path), msmBatch, each checked against the CPU backend;
-// points from the test addon's generator;
-// in each accumulation mode (default, constant time §5, homogeneous §3.2). Then BN254 at 2^15
-// (1 MiB of scalars, where contexts lend pinned buffers): the uploads started at call time, their
-// reuse and the staged uploads of a batch larger than the lent buffers. Then BN254 at c = 18 and 20.
+// n = 2^12 through the addon directly (no TypeScript build needed): context creation (upload +
+// 2^h·P table), msm with random, identical and 32 distinct scalars (the block-wide Alg. 5 path,
+// whole blocks and groups of one), msmBatch, each checked against the CPU backend; points from the
+// test addon's generator; in each accumulation mode (default, constant time §5, homogeneous §3.2).
+// Then BN254 at 2^15 (1 MiB of scalars, where contexts lend pinned buffers): the uploads started at
+// call time, their reuse and the staged uploads of a batch larger than the lent buffers. Then
+// BN254 at c = 18 and 20.
 'use strict';
 const path = require('path');
 const root = path.resolve(__dirname, '..');
@@ -32,10 +32,14 @@ async function main() {
     for (let i = 0; i < random.length; i++) random[i] = (i % 32) === 31 ? byte() & 0x0f : byte();
     const same = new Uint8Array(32 * N);
     for (let i = 0; i < N; i++) same.set(random.subarray(0, 32), 32 * i);
+    // 32 distinct values: ~32 queued buckets a window, more than heavy_kernel has blocks, so a
+    // block sums several at once (aggregate.cuh heavy_groups).
+    const distinct = new Uint8Array(32 * N);
+    for (let i = 0; i < N; i++) distinct.set(random.subarray(32 * (i % 32), 32 * (i % 32) + 32), 32 * i);
     const cpu = await addon.createContext(curve, pts, 0, 0, opts('cpu', { group }));
     for (const [mode, extra] of MODES) {
       const gpu = await addon.createContext(curve, pts, 0, 0, opts('cuda', { ...extra, group }));
-      for (const [name, ks] of [['random', random], ['identical', same]]) {
+      for (const [name, ks] of [['random', random], ['identical', same], ['distinct32', distinct]]) {
         const a = Buffer.from(await gpu.msm(ks, 0, true));
         const b = Buffer.from(await cpu.msm(ks, 0, true));
         const ok = a.equals(b);
