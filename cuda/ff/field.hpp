@@ -208,24 +208,48 @@ struct alignas(P::N % 2 == 0 ? 16 : 8) Fp {
 
 #if defined(__CUDACC__) && defined(MSM_FF_HAVE_PTX)
   // The device products (ptx.cuh), operands by value so that an out-of-line body keeps them in
-  // registers. MSM_FF_DEVICE_PRODUCT makes them calls where MSM_FF_OUTLINE_PRODUCTS is defined
-  // (ptx.cuh says why), inline elsewhere.
-  static MSM_FF_DEVICE_PRODUCT Fp device_product(Fp a, Fp b) {
+  // registers: calls (the *_call functions) for fields of kOutlineFromLimbs or more limbs, where
+  // MSM_FF_OUTLINE_PRODUCTS sets that per source file (ptx.cuh says why), inline elsewhere.
+  static constexpr bool kOutline = N >= kOutlineFromLimbs;
+  __device__ __forceinline__ static Fp device_product(Fp a, Fp b) {
+    if constexpr (kOutline) return device_product_call(a, b);
+    else return product_body(a, b);
+  }
+  __device__ __forceinline__ static Fp device_square(Fp a) {
+    if constexpr (kOutline) return device_square_call(a);
+    else return square_body(a);
+  }
+  __device__ __forceinline__ static Fp device_product2(Fp a, Fp b, Fp c, Fp d) {
+    if constexpr (kOutline) return device_product2_call(a, b, c, d);
+    else return product2_body(a, b, c, d);
+  }
+  __device__ __forceinline__ static Fp device_product4(Fp a, Fp b, Fp c, Fp d, Fp e, Fp f, Fp g, Fp h) {
+    if constexpr (kOutline) return device_product4_call(a, b, c, d, e, f, g, h);
+    else return product4_body(a, b, c, d, e, f, g, h);
+  }
+  __device__ __noinline__ static Fp device_product_call(Fp a, Fp b) { return product_body(a, b); }
+  __device__ __noinline__ static Fp device_square_call(Fp a) { return square_body(a); }
+  __device__ __noinline__ static Fp device_product2_call(Fp a, Fp b, Fp c, Fp d) { return product2_body(a, b, c, d); }
+  __device__ __noinline__ static Fp device_product4_call(Fp a, Fp b, Fp c, Fp d, Fp e, Fp f, Fp g, Fp h) {
+    return product4_body(a, b, c, d, e, f, g, h);
+  }
+  __device__ __forceinline__ static Fp product_body(const Fp& a, const Fp& b) {
     Fp r;
     device_mont_mul<P>(w32(r), w32(a), w32(b));
     return r;
   }
-  static MSM_FF_DEVICE_PRODUCT Fp device_square(Fp a) {
+  __device__ __forceinline__ static Fp square_body(const Fp& a) {
     Fp r;
     device_mont_sqr<P>(w32(r), w32(a));
     return r;
   }
-  static MSM_FF_DEVICE_PRODUCT Fp device_product2(Fp a, Fp b, Fp c, Fp d) {
+  __device__ __forceinline__ static Fp product2_body(const Fp& a, const Fp& b, const Fp& c, const Fp& d) {
     Fp r;
     device_mont_mul_add<P>(w32(r), w32(a), w32(b), w32(c), w32(d));
     return r;
   }
-  static MSM_FF_DEVICE_PRODUCT Fp device_product4(Fp a, Fp b, Fp c, Fp d, Fp e, Fp f, Fp g, Fp h) {
+  __device__ __forceinline__ static Fp product4_body(const Fp& a, const Fp& b, const Fp& c, const Fp& d, const Fp& e,
+                                                     const Fp& f, const Fp& g, const Fp& h) {
     Fp r;
     device_mont_mul_add4<P>(w32(r), w32(a), w32(b), w32(c), w32(d), w32(e), w32(f), w32(g), w32(h));
     return r;

@@ -33,13 +33,16 @@
 // Where the products are compiled (field.hpp's device_product*). Inlined, each BLS12-381 product
 // is ~460 SASS instructions at every use, and a G2 addition's body outgrows the instruction cache
 // (ncu: 32 % of the accumulation's G1 stall cycles and 41 % of G2's are instruction fetches,
-// bench/gpu-notes.md). MSM_FF_OUTLINE_PRODUCTS (set per source file by CMakeLists.txt) makes each
-// product kind one function that every use calls, at the cost of the call's argument moves.
+// bench/gpu-notes.md). MSM_FF_OUTLINE_PRODUCTS=L (set per source file by CMakeLists.txt) makes
+// each product kind of a field of L or more 64-bit limbs one function that every use calls, at the
+// cost of the call's argument moves; the other fields' products stay inline.
+namespace msm::ff {
 #if defined(MSM_FF_OUTLINE_PRODUCTS)
-#define MSM_FF_DEVICE_PRODUCT __device__ __noinline__
+inline constexpr int kOutlineFromLimbs = MSM_FF_OUTLINE_PRODUCTS;
 #else
-#define MSM_FF_DEVICE_PRODUCT __device__ __forceinline__
+inline constexpr int kOutlineFromLimbs = 1 << 30;
 #endif
+}  // namespace msm::ff
 
 namespace msm::ff {
 namespace ptx {

@@ -366,15 +366,13 @@ size_t accumulate_smem(bool shared, Accumulation mode) {
   }
 }
 
-template <class G>
-uint32_t accumulate_threads(int device, Accumulation mode, bool shared) {
+template <class G, Accumulation Mode>
+uint32_t accumulate_threads_mode(int device, bool shared) {
   int sms = 0, blocks = 0;
   MSM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  shared = shared && acc_has_shared(mode, G::field::N, ff::is_fp2<typename G::field>);
-  const auto kernel = mode == Accumulation::xyzz          ? accumulate_entry<G, Accumulation::xyzz>(shared)
-                      : mode == Accumulation::homogeneous ? accumulate_entry<G, Accumulation::homogeneous>(shared)
-                                                     : accumulate_entry<G, Accumulation::constant_time>(shared);
-  const size_t smem = accumulate_smem<G>(shared, mode);
+  shared = shared && acc_has_shared(Mode, G::field::N, ff::is_fp2<typename G::field>);
+  const auto kernel = accumulate_entry<G, Mode>(shared);
+  const size_t smem = accumulate_smem<G>(shared, Mode);
   if (smem) {  // the carveout that holds the blocks the budget was built for, the rest left to L1
     int per_sm = 0, reserved = 0;
     MSM_CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
@@ -395,6 +393,29 @@ void launch_accumulate_mode(const Workspace<G>& w, cudaStream_t s) {
   MSM_LAUNCH_CHECK("accumulate_kernel");
 }
 
+#define MSM_HOMOGENEOUS_MODE(prefix, G)                                                                      \
+  prefix template uint32_t accumulate_threads_mode<G, Accumulation::homogeneous>(int, bool);              \
+  prefix template void launch_accumulate_mode<G, Accumulation::homogeneous>(const Workspace<G>&, cudaStream_t);
+
+#if defined(MSM_ACC_HOMOGENEOUS)
+// accumulate_homogeneous.cu: G1's homogeneous mode alone, its products out of line (CMakeLists.txt).
+#define MSM_INSTANTIATE(G) MSM_HOMOGENEOUS_MODE(, G)
+MSM_FOR_EACH_STAGE_CURVE(MSM_INSTANTIATE)
+#undef MSM_INSTANTIATE
+#else
+#if !defined(MSM_STAGE_G2)
+#define MSM_INSTANTIATE(G) MSM_HOMOGENEOUS_MODE(extern, G)
+MSM_FOR_EACH_STAGE_CURVE(MSM_INSTANTIATE)
+#undef MSM_INSTANTIATE
+#endif
+
+template <class G>
+uint32_t accumulate_threads(int device, Accumulation mode, bool shared) {
+  if (mode == Accumulation::xyzz) return accumulate_threads_mode<G, Accumulation::xyzz>(device, shared);
+  if (mode == Accumulation::homogeneous) return accumulate_threads_mode<G, Accumulation::homogeneous>(device, shared);
+  return accumulate_threads_mode<G, Accumulation::constant_time>(device, shared);
+}
+
 template <class G>
 void launch_accumulate(const Workspace<G>& w, cudaStream_t s) {
   switch (w.mode) {
@@ -407,10 +428,12 @@ void launch_accumulate(const Workspace<G>& w, cudaStream_t s) {
   }
 }
 
-#define MSM_INSTANTIATE(G)                         \
+#define MSM_INSTANTIATE(G)                                          \
   template uint32_t accumulate_threads<G>(int, Accumulation, bool); \
   template void launch_accumulate<G>(const Workspace<G>&, cudaStream_t);
 MSM_FOR_EACH_STAGE_CURVE(MSM_INSTANTIATE)
 #undef MSM_INSTANTIATE
+#endif
+#undef MSM_HOMOGENEOUS_MODE
 
 }  // namespace msm::gpu
