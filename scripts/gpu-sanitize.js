@@ -32,8 +32,9 @@ async function main() {
     for (let i = 0; i < random.length; i++) random[i] = (i % 32) === 31 ? byte() & 0x0f : byte();
     const same = new Uint8Array(32 * N);
     for (let i = 0; i < N; i++) same.set(random.subarray(0, 32), 32 * i);
-    // 32 distinct values: ~32 queued buckets a window, more than heavy_kernel has blocks, so a
-    // block sums several at once (aggregate.cuh heavy_groups).
+    // 32 distinct values: heavy buckets. With MSM_CUDA_BUCKETS=shared (one set of 2^15 buckets,
+    // 16 digits) ~500 are queued, more than heavy_kernel's resident blocks at the 6-limb curves, so
+    // a block sums several at once (aggregate.cuh heavy_groups); per-window sets queue fewer.
     const distinct = new Uint8Array(32 * N);
     for (let i = 0; i < N; i++) distinct.set(random.subarray(32 * (i % 32), 32 * (i % 32) + 32), 32 * i);
     const cpu = await addon.createContext(curve, pts, 0, 0, opts('cpu', { group }));
