@@ -7,7 +7,7 @@ namespace msm {
 struct Environment {
   // MSM_CPU_SIMD=0: the CPU backend's batched additions stay off the AVX-512 IFMA lanes.
   bool cpu_simd = true;
-  // MSM_CUDA_ACC=registers|shared: where G1's default accumulation kernel keeps its running sums
+  // MSM_CUDA_ACC=registers|shared: where G1's accumulation kernels keep their running sums
   // (cuda/msm/tuning.hpp acc_shared_for; for comparison): 0 = by the context's size, 1 = registers,
   // 2 = shared memory.
   int cuda_acc_sum = 0;

@@ -164,8 +164,7 @@ __device__ __noinline__ H doubled_from(const A& p, uint32_t k) {
 // step (that entry then starts the new run alone: O + it needs no addition), and runs are stored
 // homogeneous and converted to XYZZ (3M + 1S) together after the span (finish), where the threads
 // of a warp have about as many runs each. Alg. 5 and §3.4 read XYZZ as in the default mode.
-// Sum: the run's projective sum in registers, or for the 6- and 5-limb fields from 2^20 points in
-// shared memory (SharedSum, as the default mode's), added to in place (Homogeneous::add_into).
+// Sum: the run's projective sum in registers, or for G1 from 2^20 points in shared memory (SharedSum, as the default mode's), added to in place (Homogeneous::add_into).
 template <class G, class Sum, class Wait>
 struct HomogeneousAcc {
   using A = AffineOf<G>;
@@ -295,7 +294,7 @@ struct ConstantTimeAcc {
 };
 
 template <class G, Budget B, Accumulation Mode>
-__global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B)) accumulate_kernel(Workspace<G> w) {
+__global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B, Mode)) accumulate_kernel(Workspace<G> w) {
   const uint32_t j = blockIdx.y;
   const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
   if (tid >= w.T) return;
@@ -339,9 +338,9 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B)) acc
   }
 }
 
-// The kernel a mode launches: G1's default mode (and its constant-time one for the 6-limb fields)
-// keeps its sums in shared memory where acc_shared_for says (`shared`); otherwise, and in the
-// homogeneous mode and every mode of G2, in registers at one budget each (tuning.hpp).
+// The kernel a mode launches: G1's default and homogeneous modes (and its constant-time one for the
+// 5- and 6-limb fields) keep their sums in shared memory where acc_shared_for says (`shared`);
+// otherwise, and in every mode of G2, in registers at one budget each (tuning.hpp).
 template <class G, Accumulation Mode>
 auto accumulate_entry(bool shared) {
   constexpr int limbs = G::field::N;
@@ -377,7 +376,7 @@ uint32_t accumulate_threads_mode(int device, bool shared) {
     int per_sm = 0, reserved = 0;
     MSM_CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
     MSM_CUDA_CHECK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device));
-    const size_t want = size_t(acc_min_blocks(G::field::N, Budget::shared)) * (smem + size_t(reserved));
+    const size_t want = size_t(acc_min_blocks(G::field::N, Budget::shared, Mode)) * (smem + size_t(reserved));
     const int pct = int(std::min<size_t>(100, (want * 100 + size_t(per_sm) - 1) / size_t(per_sm)));
     MSM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, pct));
   }

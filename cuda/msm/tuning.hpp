@@ -17,9 +17,11 @@ namespace msm::gpu {
 //   ≥ 5           2 blocks, 232 registers    3 blocks, 168 registers, ~100–150 B    4 blocks, 128 registers
 //                                            spilled (6 limbs)                      ~50–120 B spilled
 //   4             4 blocks, 126 registers    5 blocks, 96 registers, ~400 B         8 blocks, 64 registers,
-//                                                                                   ~250 B spilled
+//                                                                                   ~250 B spilled; the
+//                                                                                   homogeneous mode 5
+//                                                                                   blocks, 96, 194 B
 //
-// `shared` is the default mode of G1 from 2^20 points, and the constant-time and homogeneous modes
+// `shared` is the default and homogeneous modes of G1 from 2^20 points, and the constant-time mode
 // of the 5- and 6-limb fields (acc_shared_for): its running sum lives in shared memory
 // (accumulate.cu SharedSum, as the paper's Alg. 4 keeps it), so the registers hold only the
 // addition's temporaries. Measured on the H100 (MSM_CUDA_PROFILE, random scalars, the accumulate
@@ -52,8 +54,8 @@ constexpr unsigned kAccBlock = 128;
 
 enum class Budget { wide, tight, shared };
 
-constexpr int acc_min_blocks(int limbs, Budget b) {
-  if (b == Budget::shared) return limbs >= 5 ? 4 : 8;
+constexpr int acc_min_blocks(int limbs, Budget b, Accumulation mode = Accumulation::xyzz) {
+  if (b == Budget::shared) return limbs >= 5 ? 4 : mode == Accumulation::homogeneous ? 5 : 8;
   return limbs >= 5 ? (b == Budget::tight ? 3 : 2) : (b == Budget::tight ? 5 : 4);
 }
 // The register budget of the kernels that keep their sums in registers: every mode but G1's default.
@@ -67,16 +69,21 @@ constexpr Budget acc_budget(int limbs, bool fp2 = false) {
 // register kernel's residency) other choices: BN254 2^16 c = 10 at 1.56–1.70 ms against c = 13 at
 // 1.37–1.62, BLS12-381 2^16 c = 14 at 2.63–2.67 against 2.09–2.28 (H100, API, random).
 constexpr uint64_t kSharedSumFrom = uint64_t(1) << 20;
-// The kernels with a shared-memory sum: G1's default mode, and its constant-time and homogeneous
-// modes for the 5- and 6-limb fields. Constant time: ConstantTimeAcc re-reads its old sum for the
+// The kernels with a shared-memory sum: G1's default and homogeneous modes, and its constant-time
+// mode for the 5- and 6-limb fields. Constant time: ConstantTimeAcc re-reads its old sum for the
 // select instead of holding it (API, H100, random, registers → shared, two runs each: BLS12-381
 // 2^22 39.37, 39.27 → 37.97, 37.96 ms, 2^24 138.01, 138.25 → 137.09, 136.41; BN254 at 8 blocks
 // spilled 412 B and lost: 2^24 75.0 → 88.3). Homogeneous: the projective sum and the waiting
 // affine point (HomogeneousAcc), 240 B a thread for BLS12-381, 278 B spilled at 128 registers
 // against none at 166 (API, H100, random, two runs each, registers → shared: BLS12-381 2^22 32.59,
-// 32.61 → 31.72, 32.69 ms, 2^24 114.74, 114.97 → 112.22, 112.07; bench/gpu-notes.md).
+// 32.61 → 31.72, 32.69 ms, 2^24 114.74, 114.97 → 112.22, 112.07; bench/gpu-notes.md). BN254's
+// homogeneous kernel at 5 blocks (96 registers, 194 B spilled; 80 and 472 B at 6): API, H100,
+// random, two runs each, against the register kernel: 2^20 5.75, 5.39 → 5.27, 5.29 ms, 2^22 16.12,
+// 16.35 → 15.93, 15.67, 2^24 55.17, 55.53 → 53.80, 54.01. BN254's constant-time kernel gained
+// nothing so (its products inline; 5 blocks, 56 B spilled, or 6, 124 B: 2^24 51.46 → 51.27 and
+// 51.57 ms on an H200), and stays in registers.
 constexpr bool acc_has_shared(Accumulation mode, int limbs, bool fp2) {
-  return !fp2 && (mode == Accumulation::xyzz || limbs >= 5);
+  return !fp2 && (mode != Accumulation::constant_time || limbs >= 5);
 }
 inline bool acc_shared_for(uint64_t n, Accumulation mode, int limbs, bool fp2) {
   if (!acc_has_shared(mode, limbs, fp2)) return false;
