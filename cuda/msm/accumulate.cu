@@ -164,7 +164,8 @@ __device__ __noinline__ H doubled_from(const A& p, uint32_t k) {
 // step (that entry then starts the new run alone: O + it needs no addition), and runs are stored
 // homogeneous and converted to XYZZ (3M + 1S) together after the span (finish), where the threads
 // of a warp have about as many runs each. Alg. 5 and §3.4 read XYZZ as in the default mode.
-// Sum: the run's projective sum in registers, or for G1 from 2^20 points in shared memory (SharedSum, as the default mode's), added to in place (Homogeneous::add_into).
+// Sum: the run's projective sum in registers, or for G1 from 2^20 points in shared memory
+// (SharedSum, as the default mode's), added to in place (Homogeneous::add_into).
 template <class G, class Sum, class Wait>
 struct HomogeneousAcc {
   using A = AffineOf<G>;
