@@ -44,7 +44,8 @@ namespace msm::gpu {
 // default mode: 6-limb wide 195 registers, no spill; tight 168, 236 B spilled; BN254 wide 128,
 // 16 B; tight 96, 664 B. Timed again so (API, random, c = 16, 2^20 / 2^22 / 2^24): BLS12-381 tight
 // 13.97 / 46.64 / 161.3 ms, wide 15.15 / 44.92 / 160.8 (within noise); BN254 tight 7.97 / 26.87 /
-// 94.0, wide 8.02 / 27.45 / 85.6: the table's choice stands.
+// 94.0, wide 8.02 / 27.45 / 85.6: the table's choice stands. (BN254's default and constant-time
+// kernels have their products inline again since c47609d, CMakeLists.txt: bench/gpu-notes.md.)
 //
 // G2 (fp2: Fp2 coordinates, `limbs` = 2·F::N = 8 or 12) holds twice the registers per point of its
 // base field: the accumulator alone is 64 (BN254) or 96 (BLS12-381) 32-bit registers, and 2 blocks
