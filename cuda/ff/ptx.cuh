@@ -42,9 +42,7 @@ inline constexpr int kOutlineFromLimbs = MSM_FF_OUTLINE_PRODUCTS;
 #else
 inline constexpr int kOutlineFromLimbs = 1 << 30;
 #endif
-}  // namespace msm::ff
 
-namespace msm::ff {
 namespace ptx {
 
 __device__ __forceinline__ uint32_t add_cc(uint32_t a, uint32_t b) {

@@ -59,7 +59,7 @@ constexpr int acc_min_blocks(int limbs, Budget b, Accumulation mode = Accumulati
   if (b == Budget::shared) return limbs >= 5 ? 4 : mode == Accumulation::homogeneous ? 5 : 8;
   return limbs >= 5 ? (b == Budget::tight ? 3 : 2) : (b == Budget::tight ? 5 : 4);
 }
-// The register budget of the kernels that keep their sums in registers: every mode but G1's default.
+// The register budget of every kernel that keeps its sums in registers (the table above).
 constexpr Budget acc_budget(int limbs, bool fp2 = false) {
   return fp2 || limbs < 5 ? Budget::wide : Budget::tight;
 }
