@@ -49,9 +49,9 @@ __global__ void recode_kernel(const uint4* __restrict__ scalars, uint32_t first,
 // Its entries are staged in shared memory group by group, then written out, consecutive threads
 // to consecutive places of a group.
 template <int C>
-__device__ MSM_INLINE uint32_t shared_entries(const uint4* __restrict__ scalars, uint32_t first, uint32_t i, int c,
-                                              int D, uint32_t (&key)[kPartitionMaxDigits]) {
-  c = C;  // every digit's bits then at fixed words of the scalar
+__device__ MSM_INLINE uint32_t shared_entries(const uint4* __restrict__ scalars, uint32_t first, uint32_t i, int D,
+                                              uint32_t (&key)[kPartitionMaxDigits]) {
+  constexpr int c = C;  // every digit's bits then at fixed words of the scalar
   uint32_t k[kScalarWords], carries = 0;
   const size_t at = 2 * (size_t(first) + i);
   const uint4 lo = scalars[at], hi = scalars[at + 1];
@@ -88,7 +88,7 @@ __device__ MSM_INLINE uint32_t rank_in_group(uint32_t* counter, uint32_t g, bool
 
 template <int C>
 __global__ void __launch_bounds__(kRecodeBlock) count_kernel(const uint4* __restrict__ scalars, uint32_t first,
-                                                             uint32_t n, int c, int D, int f,
+                                                             uint32_t n, int D, int f,
                                                              uint32_t* __restrict__ counts) {
   __shared__ uint32_t group[1 << kPartitionMaxBits];
   const uint32_t groups = 1u << f, mask = groups - 1;
@@ -97,7 +97,7 @@ __global__ void __launch_bounds__(kRecodeBlock) count_kernel(const uint4* __rest
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   const bool live = i < n;
   uint32_t key[kPartitionMaxDigits];
-  if (live) shared_entries<C>(scalars, first, i, c, D, key);
+  if (live) shared_entries<C>(scalars, first, i, D, key);
   MSM_UNROLL
   for (int j = 0; j < kPartitionMaxDigits; ++j)
     if (j < D) rank_in_group(group, live ? key[j] & mask : 0, live);
@@ -108,7 +108,7 @@ __global__ void __launch_bounds__(kRecodeBlock) count_kernel(const uint4* __rest
 
 template <int C>
 __global__ void __launch_bounds__(kRecodeBlock, 3) partition_kernel(const uint4* __restrict__ scalars, uint32_t first,
-                                                                 uint32_t n, int c, int D, int f,
+                                                                 uint32_t n, int D, int f,
                                                                  uint32_t* __restrict__ counts,
                                                                  uint32_t* __restrict__ keys,
                                                                  uint32_t* __restrict__ vals) {
@@ -124,8 +124,7 @@ __global__ void __launch_bounds__(kRecodeBlock, 3) partition_kernel(const uint4*
   const uint32_t i = blockIdx.x * blockDim.x + t;
   const bool live = i < n;
   uint32_t key[kPartitionMaxDigits], rank[kPartitionMaxDigits], carries = 0;
-  c = C;
-  if (live) carries = shared_entries<C>(scalars, first, i, c, D, key);
+  if (live) carries = shared_entries<C>(scalars, first, i, D, key);
   MSM_UNROLL
   for (int j = 0; j < kPartitionMaxDigits; ++j)
     if (j < D) rank[j] = rank_in_group(group, live ? key[j] & mask : 0, live);
@@ -144,7 +143,7 @@ __global__ void __launch_bounds__(kRecodeBlock, 3) partition_kernel(const uint4*
     for (int j = 0; j < kPartitionMaxDigits; ++j)
       if (j < D) {
         const uint32_t at = local_at[key[j] & mask] + rank[j];
-        stage_key[at] = key[j], stage_val[at] = shared_entry_value(key[j], carries, first + i, j, c);
+        stage_key[at] = key[j], stage_val[at] = shared_entry_value(key[j], carries, first + i, j, C);
       }
   }
   __syncthreads();
@@ -168,10 +167,10 @@ void launch_recode(const Workspace<G>& w, const uint32_t* scalars, cudaStream_t 
     uint32_t* counts = static_cast<uint32_t*>(w.sort_temp);
     MSM_CUDA_CHECK(cudaMemsetAsync(counts, 0, count_bytes, s));
     const auto run = [&](auto C) {
-      count_kernel<C.value><<<blocks, kRecodeBlock, 0, s>>>(sc, w.first, w.count, w.c, w.D, f, counts);
+      count_kernel<C.value><<<blocks, kRecodeBlock, 0, s>>>(sc, w.first, w.count, w.D, f, counts);
       MSM_LAUNCH_CHECK("count_kernel");
       partition_kernel<C.value>
-          <<<blocks, kRecodeBlock, 0, s>>>(sc, w.first, w.count, w.c, w.D, f, counts, w.keys_in, w.vals_in);
+          <<<blocks, kRecodeBlock, 0, s>>>(sc, w.first, w.count, w.D, f, counts, w.keys_in, w.vals_in);
       MSM_LAUNCH_CHECK("partition_kernel");
     };
     // Compiled per c for the widths partition_bits takes (kPartitionMinKeyBits … kMaxWindowBits):
