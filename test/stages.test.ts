@@ -188,6 +188,46 @@ describe('Alg. 3 recoding (cuda/msm/recode.cuh)', () => {
           expect(chain).toBeLessThan(16);
         }
   });
+
+  // With one bucket set the top window's digits take only the values up to the top of r: at
+  // BLS12-381 c = 19 the top 8 bits put n entries into 116 buckets, each over R/(14·116) = 31
+  // Alg. 4 threads, and c = 18, 19 and 21 measured 0.1–0.3 ms slower in Alg. 5 than c = 20
+  // (bench/gpu-notes.md, "The cost model refitted to one bucket set"). The model must take no c whose
+  // top bucket reaches kHeavyPieces (16) pieces, on an H100 at 3 or 2 blocks per SM (without that
+  // term it took c = 17 at BLS12-381 2^17 with 2 blocks, whose carry-only top window puts 45 % of
+  // the scalars into bucket 1); computed here from r alone.
+  test('with one bucket set the cost model keeps the top window off a few crowded buckets', () => {
+    for (const R of [132 * 3 * 128, 132 * 2 * 128])
+      for (const name of curveNames) {
+        const r = CURVES[name].r, bits = r.toString(2).length;
+        for (let e = 16; e <= 25; e++) {
+          const c = T().chooseWindow(name, 2 ** e, R, R, true);
+          const w0 = Math.ceil(bits / c);
+          const top = Number((r - 1n) >> BigInt((w0 - 1) * c)), half = 2 ** (c - 1);
+          // a carry-only extra window holds 1 in (top + 2 − 2^(c−1))/(top + 1) of the scalars
+          const carry = T().numWindows(name, c) > w0;
+          const share = carry ? (top + 2 - half) / (top + 1) : 1;
+          const active = carry ? w0 + share : w0;
+          const pieces = (R * share) / (active * (carry ? 1 : top + 1));
+          check(pieces < 16, () => `${name} 2^${e}, R = ${R}: c = ${c}, its top bucket over ${pieces.toFixed(1)} threads`);
+        }
+      }
+  });
+
+  // The homogeneous mode keeps the paper's Alg. 5, a copy of every run into its bucket (and in a later
+  // piece an addition onto it), so its buckets cost more: at 2^20 c = 20 measured 5.55 / 10.54 ms
+  // against 5.12 / 9.72 at c = 16 (BN254 / BLS12-381), where the default mode is fastest at c = 20.
+  test('with one bucket set the homogeneous mode takes no wider window than the default, and a narrower one at 2^20', () => {
+    const R = 132 * 3 * 128;
+    for (const name of curveNames) {
+      for (let e = 16; e <= 25; e++) {
+        const x = T().chooseWindow(name, 2 ** e, R, R, true, 'xyzz');
+        const h = T().chooseWindow(name, 2 ** e, R, R, true, 'homogeneous');
+        check(h <= x, () => `${name} 2^${e}: homogeneous c = ${h}, default c = ${x}`);
+        if (e === 20) check(h < x, () => `${name} 2^20: homogeneous c = ${h}, default c = ${x}`);
+      }
+    }
+  });
 });
 
 // ---- Alg. 4 / Alg. 5 models ---------------------------------------------------------------------

@@ -124,53 +124,104 @@ void choose_pieces(Plan& p, uint64_t n, size_t coordinate_bytes) {
 
 // Estimated cost, in mixed additions, of one MSM of n points with window c (D digits per scalar;
 // W = D windows of M = 2^(c−2) buckets each, or with `shared` one set of M = 2^(c−1) buckets for all
-// D·n entries) on a device running `resident` Alg. 4 threads at once, the chunk level l counting
-// `chunk_threads`:
+// D·n entries) on a device running R = `resident` Alg. 4 threads at once, the chunk level l counting
+// chunk_threads / LayoutCosts::chunk_share:
 //   D'·n                    Alg. 4: one mixed addition per non-zero digit, D' = D less the share of
-//                           scalars whose carry-only top window is zero (active_windows)
-//   D·n·s·⌈(log2 M + 1)/8⌉  the radix sort, ≈ s of an addition per entry and 8-bit pass
-//   max(W·M·a, C·min(h, H)) Alg. 5, ≈ a per bucket, or its longest chain where that takes longer:
-//                           with odd digits bucket 1 holds the digits ±2^e (e < c − 1), (c − 1)/2^(c−1)
-//                           of a window's entries, so its thread adds h = (c − 1)·R/(2^(c−1)·W) pieces
-//                           of the R/W Alg. 4 threads one after another (a block sums the buckets
-//                           of more than H = kHeavyPieces), each ≈ C additions of throughput; plain
-//                           shared digits spread evenly, h = R/M
-//   W·(2M + K·(log2 K / 2 + 1))·k
-//                           the reduction (reduce.cuh): the chunk level's running sums (2 additions
-//                           per bucket; none for l = 0), then M/2 layered additions per round over
-//                           the K = M/2^l points left, log2 K rounds, and the tree's K − 1;
-//                           k ≈ 2: full XYZZ additions, in a kernel of fewer warps than Alg. 4's
+//                           scalars whose carry-only top window is zero (DigitProfile::active)
+//   D'·n·s·p                the radix sort, ≈ s of an addition per entry and 8-bit pass, p =
+//                           ⌈(log2 M + 1)/8⌉ passes, one less where the recode partitions the
+//                           entries by the first digit (recode.cuh partition_bits)
+//   max(W·M·a, C·min(h, H)) Alg. 5, ≈ a per bucket, or its longest chain where that takes longer: a
+//                           bucket over h of the Alg. 4 threads has its pieces added one after
+//                           another (a block sums the buckets of more than H = kHeavyPieces), each ≈ C
+//                           additions of throughput. With odd digits bucket 1 holds the digits ±2^e
+//                           (e < c − 1), (c − 1)/2^(c−1) of a window's entries, h = (c − 1)·R/(2^(c−1)·W).
+//                           Plain shared digits spread evenly, h = R/M, except the top window's,
+//                           which take only the values up to the top of r (3 bits there put n entries
+//                           into 8 buckets): h = R·share/(D'·values) where that is larger
+//   W·(m·M·[l > 0] + K·(log2 K / 2 + 1))·k + b·[l > 0]
+//                           the reduction (reduce.cuh): the chunk level's running sums (m per bucket,
+//                           b fixed), then M/2 layered additions per round over the K = M/2^l points
+//                           left, log2 K rounds, and the tree's K − 1; k ≈ 2: full XYZZ additions, in
+//                           a kernel of fewer warps than Alg. 4's
 //   2·log2 K·L              the rounds' latency: each is at least one dependent addition plus a
 //                           grid barrier, worth ≈ L additions of throughput
-// The constants are fitted to the H100 (MSM_CUDA_PROFILE, BLS12-381 2^24 at c = 20: accumulate
-// 107 ms for 13·2^24 entries, Alg. 5 2.0 ms for 13·2^18 buckets, the reduction 5.7 ms); C to the
-// API times of c = 10 … 17 at 2^16 … 2^20 (bench/gpu-notes.md), where c = 13 beat the c = 10 and 12
-// that the model without the chain took at 2^16 and 2^17.
-double window_cost(double n, int c, int D, uint32_t resident, uint32_t chunk_threads, bool shared, double digits) {
-  if (digits <= 0) digits = D;
-  const int log_m = log2_buckets(c, shared), W = shared ? 1 : D;
+// The constants are fitted to the H100. Per-window buckets (kWindowsCosts): MSM_CUDA_PROFILE,
+// BLS12-381 2^24 at c = 20 (accumulate 107 ms for 13·2^24 entries, Alg. 5 2.0 ms for 13·2^18
+// buckets, the reduction 5.7 ms), C to the API times of c = 10 … 17 at 2^16 … 2^20, where c = 13 beat
+// the c = 10 and 12 that the model without the chain took at 2^16 and 2^17; the chunk level counted
+// every chunk thread then. One bucket set (kSharedCosts): forced c = 15 … 22 at 2^16 … 2^22, BN254
+// and BLS12-381, API and MSM_CUDA_PROFILE (bench/gpu-notes.md, "The cost model refitted to one
+// bucket set"; the homogeneous mode's a apart, kSharedHomogeneousCosts): Alg. 4 writes the buckets itself, so a is what clearing them and splitting the
+// threads' shared runs cost (0.024 + 0.033 ms at BN254 c = 20, 2^19 buckets, 0.034 + 0.053 at
+// BLS12-381: 0.4–0.55 additions a bucket, both kernels counted per bucket); the chunk level the plan
+// runs measured 3.2 additions per bucket and 0.33 M fixed (BN254's reduction 0.30 / 0.40 / 0.45 / 0.54 /
+// 0.70 ms at c = 16 … 20, l = 0 … 4); the top window's 256 buckets of 14 pieces at BLS12-381 c = 19
+// cost 0.29 ms of Alg. 5 against 0.05 at c = 20.
+namespace {
+// The constants of window_cost that differ by layout (the per-window ones are from before Alg. 4
+// wrote the buckets and have not been refitted since; the layout serves below kSharedBucketsFrom and
+// where one bucket set does not fit or a τ is asked for).
+struct LayoutCosts {
+  double aggregate;         // a, per bucket
+  uint32_t chunk_share;     // the chunk level counts chunk_threads / this
+  double chunk_per_bucket;  // m
+  double chunk_fixed;       // b
+};
+constexpr LayoutCosts kWindowsCosts{1.2, 1, 2.0, 0.0};
+constexpr LayoutCosts kSharedCosts{0.35, kChunkThreadShare, 1.6, 330000.0};
+// The homogeneous mode keeps the paper's Alg. 5: every run copied to its bucket, and in a later piece
+// added onto it (aggregate.cu scatter_kernel; kHomogeneousMs per piece in the piece model). At 2^20
+// (two pieces) c = 20 took 0.63 / 1.28 ms more than c = 16 beyond what the default mode's difference
+// is (BN254 / BLS12-381), ≈ 6.5 additions for each of the 2^19 − 2^15 buckets more; the later pieces
+// of larger calls add to it, and 8 keeps c = 20 at 2^23–2^24, faster there than 22 in every round
+// (BLS12-381 2^23 58.1 against 59.4 ms, 2^24 109.5 against 110.1; BN254 2^24 53.5 against 54.4).
+constexpr LayoutCosts kSharedHomogeneousCosts{8.0, kChunkThreadShare, 1.6, 330000.0};
+}  // namespace
+
+double window_cost(double n, int c, const DigitProfile& d, uint32_t resident, uint32_t chunk_threads, bool shared,
+                   Accumulation mode) {
+  const LayoutCosts& k = !shared                               ? kWindowsCosts
+                         : mode == Accumulation::homogeneous ? kSharedHomogeneousCosts
+                                                             : kSharedCosts;
+  const int log_m = log2_buckets(c, shared), W = shared ? 1 : d.D;
   const uint32_t M = 1u << log_m;
-  const int l = chunk_log_for(M, W, chunk_threads);
+  const int l = chunk_log_for(M, W, std::max<uint32_t>(chunk_threads / k.chunk_share, 1));
   const double K = double(M >> l), log_k = double(log_m - l);
-  constexpr double k_full = 2.0, latency = 40000.0, sort_pass = 0.025, aggregate = 1.2, chain = 60000.0;
-  const double passes = double((key_bits(log_m) + 7) / 8);
-  const double reduce = (l > 0 ? 2.0 * M : 0.0) + K * (log_k / 2 + 1);
-  const double longest = shared ? double(resident) / double(M)
-                                : double(c - 1) * double(resident) / (double(1u << (c - 1)) * W);
-  const double alg5 = std::max(W * M * aggregate, chain * std::min(longest, double(kHeavyPieces)));
-  return digits * n * (1.0 + sort_pass * passes) + alg5 + W * reduce * k_full + 2 * log_k * latency;
+  constexpr double k_full = 2.0, latency = 40000.0, sort_pass = 0.025, chain = 60000.0;
+  const int kb = key_bits(log_m);
+  const double passes = double((kb + 7) / 8 - (partition_bits(kb, d.D, shared) > 0 ? 1 : 0));
+  const double reduce = K * (log_k / 2 + 1) + (l > 0 ? k.chunk_per_bucket * M : 0.0);
+  const double R = double(resident);
+  const double spread = shared ? R / double(M) : double(c - 1) * R / (double(1u << (c - 1)) * W);
+  const double top = shared ? R * d.top_share / (d.active * d.top_values) : 0.0;
+  const double alg5 = std::max(W * M * k.aggregate, chain * std::min(std::max(spread, top), double(kHeavyPieces)));
+  return d.active * n * (1.0 + sort_pass * passes) + alg5 + W * reduce * k_full + (l > 0 ? k.chunk_fixed : 0.0) +
+         2 * log_k * latency;
 }
 
-// Windows whose digit is not almost always zero: D, less the share of scalars whose extra top
-// window (num_windows adds one where the top digit can carry out) gets no carry. That window holds
-// only the carry out of the window below, set where its t = raw digit + carry reaches 2^(c−1): for
-// uniform scalars about (top + 2 − 2^(c−1)) / (top + 1) of them, top the largest raw digit there
-// (BLS12-381 at c = 17: 0.45, so c = 17 costs 15.45 windows of additions, not 16).
-double active_windows(const uint32_t* rm1, int bits, int c) {
-  const int D = num_windows(rm1, kScalarWords, bits, c), w0 = (bits + c - 1) / c;
-  if (D == w0) return D;
+// The digits of scalars below r at window c. Windows whose digit is not almost always zero: D, less
+// the share of scalars whose extra top window (num_windows adds one where the top digit can carry
+// out) gets no carry. That window holds only the carry out of the window below, set where its t =
+// raw digit + carry reaches 2^(c−1): for uniform scalars about (top + 2 − 2^(c−1)) / (top + 1) of
+// them, top the largest raw digit there (BLS12-381 at c = 17: 0.45, so c = 17 costs 15.45 windows of
+// additions, not 16), and its one value is 1. Otherwise the top window's digit t takes the values
+// 1 … top + 1.
+DigitProfile digit_profile(const uint32_t* rm1, int bits, int c) {
+  DigitProfile d;
+  d.D = num_windows(rm1, kScalarWords, bits, c);
+  const int w0 = (bits + c - 1) / c;
   const double top = scalar_bits(rm1, kScalarWords, (w0 - 1) * c, c), half = double(1u << (c - 1));
-  return w0 + std::max(0.0, std::min(1.0, (top + 2 - half) / (top + 1)));
+  if (d.D == w0) {
+    d.active = d.D;
+    d.top_share = 1.0;
+    d.top_values = top + 1;
+  } else {
+    d.top_share = std::max(0.0, std::min(1.0, (top + 2 - half) / (top + 1)));
+    d.active = w0 + d.top_share;
+    d.top_values = 1;
+  }
+  return d;
 }
 
 // The largest c the sort values allow for n points (recode.cuh: 26 bits of point index above c = 16).
@@ -181,13 +232,13 @@ int max_window_bits(uint64_t n) {
 }
 
 int choose_window_bits(uint64_t n, const uint32_t* rm1, int bits, uint32_t resident, uint32_t chunk_threads,
-                       bool shared, double* cost) {
+                       bool shared, Accumulation mode, double* cost) {
   int best = 8;
   double best_cost = 1e300;
   for (int c = 4; c <= max_window_bits(n); ++c) {
-    const int D = num_windows(rm1, kScalarWords, bits, c);
-    if (shared && !shared_fits(c, D)) continue;
-    const double x = window_cost(double(n), c, D, resident, chunk_threads, shared, active_windows(rm1, bits, c));
+    const DigitProfile d = digit_profile(rm1, bits, c);
+    if (shared && !shared_fits(c, d.D)) continue;
+    const double x = window_cost(double(n), c, d, resident, chunk_threads, shared, mode);
     if (x < best_cost) best_cost = x, best = c;
   }
   if (cost) *cost = best_cost;
@@ -233,7 +284,7 @@ Plan make_plan(const PlanInput& in) {
   double windows_cost = 0;  // the model's cost at its per-window c
   int c = opt.window_bits > 0 ? opt.window_bits
                               : choose_window_bits(n1, cv.rm1, cv.scalar_bits, in.resident_threads, chunk_threads,
-                                                   false, &windows_cost);
+                                                   false, opt.accumulation, &windows_cost);
   if (c > max_window_bits(in.n))
     throw EngineError("ERR_INVALID_OPTION", "option 'windowBits' above " + std::to_string(max_window_bits(in.n)) +
                                                 " leaves the point index 26 bits: at most " +
@@ -261,7 +312,7 @@ Plan make_plan(const PlanInput& in) {
     double shared_cost = 0;
     const int cs = opt.window_bits > 0 ? opt.window_bits
                                        : choose_window_bits(n1, cv.rm1, cv.scalar_bits, in.resident_threads,
-                                                            chunk_threads, true, &shared_cost);
+                                                            chunk_threads, true, opt.accumulation, &shared_cost);
     const int D = windows_of(cs);
     if ((forced == 2 || shared_cost < windows_cost) && shared_fits(cs, D) && fits(D - 1) &&
         uint64_t(D) * n1 < (uint64_t(1) << 32)) {
@@ -295,8 +346,7 @@ Plan make_plan(const PlanInput& in) {
   // 2^22: 1.06 ms at the l = 2 of the whole count, 0.70 at l = 4, 0.80 at 5; BLS12-381 2^24: 3.45
   // at l = 5, 3.22 at 6, 4.33 at 7; bench/gpu-notes.md): the chunks' chains of 2L additions cost less
   // than the layered rounds over the points they remove until the chunk kernel runs short of warps.
-  // window_cost keeps the whole count, which its constants were fitted with (with a third it took
-  // c = 19 at 2^20, never measured there).
+  // window_cost prices this same level.
   p.chunk_log = choose_chunk_log(p.M, p.W, std::max<uint32_t>(chunk_threads / kChunkThreadShare, 1));
   p.sort_group = p.shared_buckets ? 1 : choose_sort_group(n1, p.W, c);
   choose_pieces(p, in.n, cv.affine / 2);

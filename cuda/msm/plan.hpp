@@ -96,14 +96,22 @@ Plan make_plan(const PlanInput& in);
 
 // The window size c of the cost model (plan.cpp) for n points on a device running `resident` Alg. 4
 // threads at once, the chunk level counting `chunk_threads`; rm1 = r − 1, bits = its bit length;
-// `shared`: for one bucket set (Plan::shared_buckets). *cost (if given): the model's cost at that c.
+// `shared`: for one bucket set (Plan::shared_buckets), whose Alg. 5 costs more per bucket in the
+// homogeneous `mode`. *cost (if given): the model's cost at that c.
 int choose_window_bits(uint64_t n, const uint32_t* rm1, int bits, uint32_t resident, uint32_t chunk_threads,
-                       bool shared = false, double* cost = nullptr);
-// D digits per scalar (W windows of their own, or one shared bucket set), `digits` of them not
-// almost always zero (0: D; choose_window_bits passes active_windows).
-double window_cost(double n, int c, int D, uint32_t resident, uint32_t chunk_threads, bool shared = false,
-                   double digits = 0);
-double active_windows(const uint32_t* rm1, int bits, int c);
+                       bool shared = false, Accumulation mode = Accumulation::xyzz, double* cost = nullptr);
+// What the cost model needs of the digits of scalars below r at window c (digit_profile).
+struct DigitProfile {
+  int D = 0;               // digits per scalar (num_windows)
+  double active = 0;       // of them not almost always zero: D, the carry-only top window by its share
+  double top_share = 0;    // share of scalars whose top digit is non-zero
+  double top_values = 0;   // the non-zero values that digit takes
+};
+DigitProfile digit_profile(const uint32_t* rm1, int bits, int c);
+// The model's cost of one MSM of n points at window c (W = D windows of their own, or with `shared`
+// one bucket set).
+double window_cost(double n, int c, const DigitProfile& d, uint32_t resident, uint32_t chunk_threads,
+                   bool shared = false, Accumulation mode = Accumulation::xyzz);
 // Shared buckets are considered from this many points: they need c ≥ 16 (recode.cuh shared_fits),
 // 2^15 buckets, too many below (measured faster from 2^16 on the H100, bench/gpu-notes.md);
 // PlanInput::buckets forces either.

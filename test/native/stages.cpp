@@ -107,8 +107,8 @@ Napi::Value recode_shared(const Napi::CallbackInfo& cb) {
   return o;
 }
 
-// numWindows(curve, c) and chooseWindow(curve, n, resident?, chunkThreads?, shared?): the dispatch
-// layer's decisions.
+// numWindows(curve, c) and chooseWindow(curve, n, resident?, chunkThreads?, shared?, accumulation?):
+// the dispatch layer's decisions.
 Napi::Value num_windows(const Napi::CallbackInfo& cb) {
   if (cb.Length() < 1 || !cb[0].IsString()) fail(cb.Env(), "expected a curve");
   const int c = window_arg(cb, 1);
@@ -133,7 +133,10 @@ Napi::Value choose_window(const Napi::CallbackInfo& cb) {
   int bits = 0;
   scalar_field(cb.Env(), cb[0].As<Napi::String>(), rm1, bits);
   const bool shared = cb.Length() > 4 && cb[4].ToBoolean();
-  return Napi::Number::New(cb.Env(), gpu::choose_window_bits(n, rm1, bits, resident, chunk, shared));
+  Accumulation mode = Accumulation::xyzz;
+  if (cb.Length() > 5 && (!cb[5].IsString() || !accumulation_by_name(cb[5].As<Napi::String>().Utf8Value(), mode)))
+    fail(cb.Env(), "unknown accumulation mode");
+  return Napi::Number::New(cb.Env(), gpu::choose_window_bits(n, rm1, bits, resident, chunk, shared, mode));
 }
 
 // Alg. 4 with integer "points": the run sums are sums of weights[value].

@@ -64,7 +64,7 @@ export interface TestingAddon {
   // shared buckets (recode.cuh shared_bucket / shared_value): scalar-major keys and sort values
   recodeShared(c: number, windows: number, scalars: Uint8Array): { keys: Uint32Array; values: Uint32Array };
   numWindows(curve: string, c: number): number;
-  chooseWindow(curve: string, n: number, resident?: number, chunkThreads?: number, shared?: boolean): number; // resident: Alg. 4 threads (default an H100); chunkThreads: the chunk level's count (default resident); shared: for one bucket set
+  chooseWindow(curve: string, n: number, resident?: number, chunkThreads?: number, shared?: boolean, accumulation?: string): number; // resident: Alg. 4 threads (default an H100); chunkThreads: the chunk level's count (default resident); shared: for one bucket set; accumulation: the mode (default xyzz)
   accumulate(
     keys: Uint32Array,
     weights: BigUint64Array,
