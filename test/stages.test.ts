@@ -190,7 +190,7 @@ describe('Alg. 3 recoding (cuda/msm/recode.cuh)', () => {
   });
 
   // With one bucket set the top window's digits take only the values up to the top of r: at
-  // BLS12-381 c = 19 the top 8 bits put n entries into 116 buckets, each over R/(14·116) = 31
+  // BLS12-381 c = 19 the top 8 bits put n entries into 232 buckets, each over R/(14·232) ≈ 16
   // Alg. 4 threads, and c = 18, 19 and 21 measured 0.1–0.3 ms slower in Alg. 5 than c = 20
   // (bench/gpu-notes.md, "The cost model refitted to one bucket set"). The model must take no c whose
   // top bucket reaches kHeavyPieces (16) pieces, on an H100 at 3 or 2 blocks per SM (without that
@@ -212,6 +212,39 @@ describe('Alg. 3 recoding (cuda/msm/recode.cuh)', () => {
           check(pieces < 16, () => `${name} 2^${e}, R = ${R}: c = ${c}, its top bucket over ${pieces.toFixed(1)} threads`);
         }
       }
+  });
+
+  // What the model assumes of the top window (plan.cpp digit_profile), against the recode of random
+  // scalars below r: a carry-only window is non-zero for top_share of them, a full one takes at most
+  // top_values values (all of them where there are few) and is zero for about 1/values of them
+  // (the model rounds that share to 1).
+  test('the cost model\'s top-window profile matches the recode of random scalars', () => {
+    const rng = seededRng('digit-profile');
+    const N = 3000;
+    for (const name of curveNames) {
+      const r = CURVES[name].r;
+      const bytes = new Uint8Array(32 * N);
+      for (let i = 0; i < N; i++) bytes.set(le32(rng.below(r)), 32 * i);
+      for (let c = 16; c <= 22; c++) {
+        const p = T().digitProfile(name, c);
+        const W = T().numWindows(name, c);
+        expect(p.D).toBe(W);
+        const { keys } = T().recodeShared(c, W, bytes);
+        const seen = new Set<number>();
+        for (let i = 0; i < N; i++) if (keys[i * W + W - 1] !== 0) seen.add(keys[i * W + W - 1]);
+        const share = [...Array(N).keys()].filter((i) => keys[i * W + W - 1] !== 0).length / N;
+        const where = () => `${name} c=${c}: share ${share}, values ${seen.size} (max ${Math.max(...seen)}), model ${JSON.stringify(p)}`;
+        check(Math.max(...seen) <= p.topValues, where);
+        if (p.topValues <= 128) check(seen.size >= p.topValues - 1, where);
+        if (W > Math.ceil(r.toString(2).length / c)) {
+          check(p.topValues === 1 && Math.abs(share - p.topShare) < 0.05, where);
+          check(Math.abs(p.active - (W - 1 + p.topShare)) < 1e-9, where);
+        } else {
+          check(p.topShare === 1 && share <= 1 && share >= 1 - 1 / p.topValues - 0.05, where);
+          check(p.active === W, where);
+        }
+      }
+    }
   });
 
   // The homogeneous mode keeps the paper's Alg. 5, a copy of every run into its bucket (and in a later

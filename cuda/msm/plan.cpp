@@ -156,8 +156,8 @@ void choose_pieces(Plan& p, uint64_t n, size_t coordinate_bytes) {
 // threads' shared runs cost (0.024 + 0.033 ms at BN254 c = 20, 2^19 buckets, 0.034 + 0.053 at
 // BLS12-381: 0.4–0.55 additions a bucket, both kernels counted per bucket); the chunk level the plan
 // runs measured 3.2 additions per bucket and 0.33 M fixed (BN254's reduction 0.30 / 0.40 / 0.45 / 0.54 /
-// 0.70 ms at c = 16 … 20, l = 0 … 4); the top window's 256 buckets of 14 pieces at BLS12-381 c = 19
-// cost 0.29 ms of Alg. 5 against 0.05 at c = 20.
+// 0.70 ms at c = 16 … 20, l = 0 … 4); the top window's 232 buckets of ~16 pieces at BLS12-381
+// c = 19 cost 0.29 ms of Alg. 5 against 0.05 at c = 20.
 namespace {
 // The constants of window_cost that differ by layout (the per-window ones are from before Alg. 4
 // wrote the buckets and have not been refitted since; the layout serves below kSharedBucketsFrom and

@@ -32,14 +32,21 @@ int window_arg(const Napi::CallbackInfo& cb, size_t i) {
   return c;
 }
 
-// r − 1 of a curve's scalar field as 8 words, and r's bit length.
-void scalar_field(Napi::Env env, const std::string& curve, uint32_t* rm1, int& bits) {
-  visit_curve(curve_arg(env, curve), [&](auto g) {
+// r − 1 of the scalar field of the curve named by argument 0, as 8 words, and r's bit length.
+struct ScalarField {
+  uint32_t rm1[gpu::kScalarWords] = {};
+  int bits = 0;
+};
+ScalarField scalar_field(const Napi::CallbackInfo& cb) {
+  if (cb.Length() < 1 || !cb[0].IsString()) fail(cb.Env(), "expected a curve");
+  ScalarField f;
+  visit_curve(curve_arg(cb.Env(), cb[0].As<Napi::String>()), [&](auto g) {
     using P = typename decltype(g)::scalar::params;
-    for (int i = 0; i < gpu::kScalarWords; ++i) rm1[i] = i < 2 * P::N ? P::modulus::at32(i) : 0;
-    rm1[0] -= 1;
-    bits = int(P::BITS);
+    for (int i = 0; i < gpu::kScalarWords; ++i) f.rm1[i] = i < 2 * P::N ? P::modulus::at32(i) : 0;
+    f.rm1[0] -= 1;
+    f.bits = int(P::BITS);
   });
+  return f;
 }
 
 // recodeTable(c) → Uint32Array(2^c + 1): k̂ for every t = k_j + carry.
@@ -110,12 +117,8 @@ Napi::Value recode_shared(const Napi::CallbackInfo& cb) {
 // numWindows(curve, c) and chooseWindow(curve, n, resident?, chunkThreads?, shared?, accumulation?):
 // the dispatch layer's decisions.
 Napi::Value num_windows(const Napi::CallbackInfo& cb) {
-  if (cb.Length() < 1 || !cb[0].IsString()) fail(cb.Env(), "expected a curve");
-  const int c = window_arg(cb, 1);
-  uint32_t rm1[gpu::kScalarWords];
-  int bits = 0;
-  scalar_field(cb.Env(), cb[0].As<Napi::String>(), rm1, bits);
-  return Napi::Number::New(cb.Env(), gpu::num_windows(rm1, gpu::kScalarWords, bits, c));
+  const ScalarField f = scalar_field(cb);
+  return Napi::Number::New(cb.Env(), gpu::num_windows(f.rm1, gpu::kScalarWords, f.bits, window_arg(cb, 1)));
 }
 // heavyGroups(count, grid, block) → aggregate.cuh heavy_groups: buckets a block of heavy_kernel sums at once.
 Napi::Value heavy_groups(const Napi::CallbackInfo& cb) {
@@ -123,20 +126,30 @@ Napi::Value heavy_groups(const Napi::CallbackInfo& cb) {
   return Napi::Number::New(cb.Env(), gpu::heavy_groups(u(0), u(1), u(2)));
 }
 Napi::Value choose_window(const Napi::CallbackInfo& cb) {
-  if (cb.Length() < 1 || !cb[0].IsString()) fail(cb.Env(), "expected a curve");
+  const ScalarField f = scalar_field(cb);
   const uint32_t n = u32_arg(cb, 1, "n");
   // Alg. 4's resident threads: an H100's 132 SMs × 3 blocks × 128 unless given; the chunk level's
   // count (PlanInput::chunk_threads) the same unless given.
   const uint32_t resident = cb.Length() > 2 ? u32_arg(cb, 2, "resident") : 132 * 3 * 128;
   const uint32_t chunk = cb.Length() > 3 ? u32_arg(cb, 3, "chunkThreads") : resident;
-  uint32_t rm1[gpu::kScalarWords];
-  int bits = 0;
-  scalar_field(cb.Env(), cb[0].As<Napi::String>(), rm1, bits);
   const bool shared = cb.Length() > 4 && cb[4].ToBoolean();
   Accumulation mode = Accumulation::xyzz;
   if (cb.Length() > 5 && (!cb[5].IsString() || !accumulation_by_name(cb[5].As<Napi::String>().Utf8Value(), mode)))
     fail(cb.Env(), "unknown accumulation mode");
-  return Napi::Number::New(cb.Env(), gpu::choose_window_bits(n, rm1, bits, resident, chunk, shared, mode));
+  return Napi::Number::New(cb.Env(), gpu::choose_window_bits(n, f.rm1, f.bits, resident, chunk, shared, mode));
+}
+
+// digitProfile(curve, c) → plan.cpp digit_profile: { D, active, topShare, topValues }, what the cost
+// model assumes of the digits of uniform scalars below r.
+Napi::Value digit_profile(const Napi::CallbackInfo& cb) {
+  const ScalarField f = scalar_field(cb);
+  const gpu::DigitProfile d = gpu::digit_profile(f.rm1, f.bits, window_arg(cb, 1));
+  auto o = Napi::Object::New(cb.Env());
+  o.Set("D", d.D);
+  o.Set("active", d.active);
+  o.Set("topShare", d.top_share);
+  o.Set("topValues", d.top_values);
+  return o;
 }
 
 // Alg. 4 with integer "points": the run sums are sums of weights[value].
@@ -504,6 +517,7 @@ void register_stages(Napi::Object t) {
   t.Set("recodeShared", Napi::Function::New(env, recode_shared, "recodeShared"));
   t.Set("numWindows", Napi::Function::New(env, num_windows, "numWindows"));
   t.Set("chooseWindow", Napi::Function::New(env, choose_window, "chooseWindow"));
+  t.Set("digitProfile", Napi::Function::New(env, digit_profile, "digitProfile"));
   t.Set("accumulate", Napi::Function::New(env, accumulate, "accumulate"));
   t.Set("aggregate", Napi::Function::New(env, aggregate, "aggregate"));
   t.Set("heavyGroups", Napi::Function::New(env, heavy_groups, "heavyGroups"));
