@@ -127,7 +127,7 @@ void choose_pieces(Plan& p, uint64_t n, size_t coordinate_bytes) {
 // D·n entries) on a device running R = `resident` Alg. 4 threads at once, the chunk level l counting
 // chunk_threads / LayoutCosts::chunk_share:
 //   D'·n                    Alg. 4: one mixed addition per non-zero digit, D' = D less the share of
-//                           scalars whose carry-only top window is zero (DigitProfile::active)
+//                           scalars whose carry-only top window is zero (DigitProfile::active())
 //   D'·n·s·p                the radix sort, ≈ s of an addition per entry and 8-bit pass, p =
 //                           ⌈(log2 M + 1)/8⌉ passes, one less where the recode partitions the
 //                           entries by the first digit (recode.cuh partition_bits)
@@ -152,12 +152,13 @@ void choose_pieces(Plan& p, uint64_t n, size_t coordinate_bytes) {
 // the c = 10 and 12 that the model without the chain took at 2^16 and 2^17; the chunk level counted
 // every chunk thread then. One bucket set (kSharedCosts): forced c = 15 … 22 at 2^16 … 2^22, BN254
 // and BLS12-381, API and MSM_CUDA_PROFILE (bench/gpu-notes.md, "The cost model refitted to one
-// bucket set"; the homogeneous mode's a apart, kSharedHomogeneousCosts): Alg. 4 writes the buckets itself, so a is what clearing them and splitting the
-// threads' shared runs cost (0.024 + 0.033 ms at BN254 c = 20, 2^19 buckets, 0.034 + 0.053 at
-// BLS12-381: 0.4–0.55 additions a bucket, both kernels counted per bucket); the chunk level the plan
-// runs measured 3.2 additions per bucket and 0.33 M fixed (BN254's reduction 0.30 / 0.40 / 0.45 / 0.54 /
-// 0.70 ms at c = 16 … 20, l = 0 … 4); the top window's 232 buckets of ~16 pieces at BLS12-381
-// c = 19 cost 0.29 ms of Alg. 5 against 0.05 at c = 20.
+// bucket set"; the homogeneous mode's a apart, kSharedHomogeneousCosts): Alg. 4 writes the buckets
+// itself, so a is what clearing them and splitting the threads' shared runs cost (0.024 + 0.033 ms
+// at BN254 c = 20, 2^19 buckets, 0.034 + 0.053 at BLS12-381: 0.4–0.55 additions a bucket, both
+// kernels counted per bucket); the chunk level the plan runs measured 3.2 additions per bucket and
+// 0.33 M fixed (BN254's reduction 0.30 / 0.40 / 0.45 / 0.54 / 0.70 ms at c = 16 … 20, l = 0 … 4);
+// the top window's 232 buckets of ~16 pieces at BLS12-381 c = 19 cost 0.29 ms of Alg. 5 against
+// 0.05 at c = 20.
 namespace {
 // The constants of window_cost that differ by layout (the per-window ones are from before Alg. 4
 // wrote the buckets and have not been refitted since; the layout serves below kSharedBucketsFrom and
@@ -176,7 +177,8 @@ constexpr LayoutCosts kSharedCosts{0.35, kChunkThreadShare, 1.6, 330000.0};
 // is (BN254 / BLS12-381), ≈ 6.5 additions for each of the 2^19 − 2^15 buckets more; the later pieces
 // of larger calls add to it, and 8 keeps c = 20 at 2^23–2^24, faster there than 22 in every round
 // (BLS12-381 2^23 58.1 against 59.4 ms, 2^24 109.5 against 110.1; BN254 2^24 53.5 against 54.4).
-constexpr LayoutCosts kSharedHomogeneousCosts{8.0, kChunkThreadShare, 1.6, 330000.0};
+constexpr LayoutCosts kSharedHomogeneousCosts{8.0, kSharedCosts.chunk_share, kSharedCosts.chunk_per_bucket,
+                                              kSharedCosts.chunk_fixed};
 }  // namespace
 
 double window_cost(double n, int c, const DigitProfile& d, uint32_t resident, uint32_t chunk_threads, bool shared,
@@ -194,9 +196,9 @@ double window_cost(double n, int c, const DigitProfile& d, uint32_t resident, ui
   const double reduce = K * (log_k / 2 + 1) + (l > 0 ? k.chunk_per_bucket * M : 0.0);
   const double R = double(resident);
   const double spread = shared ? R / double(M) : double(c - 1) * R / (double(1u << (c - 1)) * W);
-  const double top = shared ? R * d.top_share / (d.active * d.top_values) : 0.0;
+  const double top = shared ? R * d.top_share / (d.active() * d.top_values) : 0.0;
   const double alg5 = std::max(W * M * k.aggregate, chain * std::min(std::max(spread, top), double(kHeavyPieces)));
-  return d.active * n * (1.0 + sort_pass * passes) + alg5 + W * reduce * k_full + (l > 0 ? k.chunk_fixed : 0.0) +
+  return d.active() * n * (1.0 + sort_pass * passes) + alg5 + W * reduce * k_full + (l > 0 ? k.chunk_fixed : 0.0) +
          2 * log_k * latency;
 }
 
@@ -213,12 +215,10 @@ DigitProfile digit_profile(const uint32_t* rm1, int bits, int c) {
   const int w0 = (bits + c - 1) / c;
   const double top = scalar_bits(rm1, kScalarWords, (w0 - 1) * c, c), half = double(1u << (c - 1));
   if (d.D == w0) {
-    d.active = d.D;
     d.top_share = 1.0;
     d.top_values = top + 1;
   } else {
     d.top_share = std::max(0.0, std::min(1.0, (top + 2 - half) / (top + 1)));
-    d.active = w0 + d.top_share;
     d.top_values = 1;
   }
   return d;

@@ -103,9 +103,10 @@ int choose_window_bits(uint64_t n, const uint32_t* rm1, int bits, uint32_t resid
 // What the cost model needs of the digits of scalars below r at window c (digit_profile).
 struct DigitProfile {
   int D = 0;               // digits per scalar (num_windows)
-  double active = 0;       // of them not almost always zero: D, the carry-only top window by its share
-  double top_share = 0;    // share of scalars whose top digit is non-zero
+  double top_share = 0;    // share of scalars whose top digit is non-zero (1: a full top window)
   double top_values = 0;   // the non-zero values that digit takes
+  // Digits not almost always zero: D, the carry-only top window counted by its share.
+  double active() const { return D - 1 + top_share; }
 };
 DigitProfile digit_profile(const uint32_t* rm1, int bits, int c);
 // The model's cost of one MSM of n points at window c (W = D windows of their own, or with `shared`

@@ -139,14 +139,13 @@ Napi::Value choose_window(const Napi::CallbackInfo& cb) {
   return Napi::Number::New(cb.Env(), gpu::choose_window_bits(n, f.rm1, f.bits, resident, chunk, shared, mode));
 }
 
-// digitProfile(curve, c) → plan.cpp digit_profile: { D, active, topShare, topValues }, what the cost
-// model assumes of the digits of uniform scalars below r.
+// digitProfile(curve, c) → plan.cpp digit_profile: { D, topShare, topValues }, what the cost model
+// assumes of the digits of uniform scalars below r.
 Napi::Value digit_profile(const Napi::CallbackInfo& cb) {
   const ScalarField f = scalar_field(cb);
   const gpu::DigitProfile d = gpu::digit_profile(f.rm1, f.bits, window_arg(cb, 1));
   auto o = Napi::Object::New(cb.Env());
   o.Set("D", d.D);
-  o.Set("active", d.active);
   o.Set("topShare", d.top_share);
   o.Set("topValues", d.top_values);
   return o;

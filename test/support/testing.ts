@@ -65,7 +65,7 @@ export interface TestingAddon {
   recodeShared(c: number, windows: number, scalars: Uint8Array): { keys: Uint32Array; values: Uint32Array };
   numWindows(curve: string, c: number): number;
   chooseWindow(curve: string, n: number, resident?: number, chunkThreads?: number, shared?: boolean, accumulation?: string): number; // resident: Alg. 4 threads (default an H100); chunkThreads: the chunk level's count (default resident); shared: for one bucket set; accumulation: the mode (default xyzz)
-  digitProfile(curve: string, c: number): { D: number; active: number; topShare: number; topValues: number }; // plan.cpp digit_profile
+  digitProfile(curve: string, c: number): { D: number; topShare: number; topValues: number }; // plan.cpp digit_profile
   accumulate(
     keys: Uint32Array,
     weights: BigUint64Array,
