@@ -2,13 +2,16 @@
 // thread per chunk of 2^l buckets), then one cooperative launch (grid = co-resident blocks from the
 // occupancy API × SMs; block barriers between the first rounds, grid barriers after): the layered
 // suffix sums, B̂_1 saved, the summation tree, then Q_j = 2^l·(2·Σ B̂ − B̂_1) + Σ D per window, or
-// 2^l·Σ B̂ + Σ D for the one bucket set of shared buckets (schedule in reduce.cuh). Additions are add-2008-s (12M + 2S), the doubling dbl-2008-s-1; in the
-// constant-time mode the buckets are homogeneous and every step is a complete formula (RCB Alg. 7
-// and 9), so no step branches on O or on equal operands.
+// 2^l·Σ B̂ + Σ D for the one bucket set of shared buckets (schedule in reduce.cuh). Additions are
+// add-2008-s (12M + 2S; in G1's rounds by a quad of lanes each, ec/quad.cuh), the doubling
+// dbl-2008-s-1; in the constant-time mode the buckets are homogeneous and every step is a complete
+// formula (RCB Alg. 7 and 9), so no step branches on O or on equal operands.
 #include <algorithm>
+#include <type_traits>
 
 #include <cooperative_groups.h>
 
+#include "../ec/quad.cuh"
 #include "device.cuh"
 #include "reduce.cuh"
 #include "stages.cuh"
@@ -25,6 +28,29 @@ __device__ __forceinline__ ec::XYZZ<F> as_xyzz(const ec::XYZZ<F>& p) {
 template <class G>
 __device__ __forceinline__ ec::XYZZ<typename G::field> as_xyzz(const ec::Homogeneous<G>& p) {
   return p.to_xyzz();
+}
+
+// Threads per addition of the rounds: G1's XYZZ additions by a quad of lanes (ec/quad.cuh); the
+// others one thread each. G2: a quad's copies of its Fp2 points would not fit the registers. The
+// constant-time mode's complete homogeneous additions (RCB Alg. 7) by a quad measured slower
+// (ncu, H100, reduce_kernel: BLS12-381 2^16 528 → 563 µs, 2^20 671 → 737; BN254 278 → 288,
+// 361 → 365; bench/gpu-notes.md).
+template <class X>
+constexpr int round_log_lanes() {
+  if constexpr (std::is_same_v<X, ec::XYZZ<typename X::field>>) return ff::is_fp2<typename X::field> ? 0 : 2;
+  else return 0;
+}
+
+// B[k.dst] += B[k.src] by the calling thread, or by its quad (every lane of which calls it for k).
+template <class X>
+__device__ __forceinline__ void round_add(X* B, const Task& k) {
+  if constexpr (round_log_lanes<X>() == 2) {
+    const X s = ec::add_by_quad(B[k.dst], B[k.src]);
+    __syncwarp(ec::quad_mask());  // the quad has read B[k.dst]
+    if ((threadIdx.x & 3u) == 0) B[k.dst] = s;
+  } else {
+    B[k.dst] = B[k.dst].add(B[k.src]);
+  }
 }
 
 // The chunk level (reduce.cuh, l > 0): thread (j, k) turns positions [kL, kL + L) of window j into
@@ -53,74 +79,67 @@ MSM_HD MSM_INLINE Rounds<X> rounds_of(const Workspace<G>& w) {
 }
 
 // The layered rounds and the summation tree over rounds_of(w), the tree also summing the D_k when
-// there are some. Rounds 1 … b of each phase run block-locally (reduce.cuh local_rounds: a block's
-// 2^kRedLog threads cover whole groups of 2^b positions), the rest with grid barriers: 2(log2 K − b) + 2
-// grid barriers in all. B̂_1 is saved by the thread whose first tree task writes position 0.
+// there are some, each task by 2^q threads (round_log_lanes: a quad for G1's XYZZ buckets). Rounds
+// 1 … b of each phase run block-locally (reduce.cuh local_rounds: a block's 2^(kRedLog − q) tasks
+// cover whole groups of 2^b positions), the rest with grid barriers: 2(log2 K − b) + 2 grid
+// barriers in all. B̂_1 is saved by the thread whose first tree task writes position 0.
 template <class G, class X>
 __global__ void __launch_bounds__(kRedBlock, red_min_blocks(G::field::N, ff::is_fp2<typename G::field>))
     reduce_kernel(Workspace<G> w) {
+  constexpr int q = round_log_lanes<X>();
   const Rounds<X> in = rounds_of<X>(w);
   X* const buckets = in.points;
   X* const rest = in.rest;
   const int log_k = in.log_k;
   X* const bhat1 = reinterpret_cast<X*>(w.bhat1);
   cg::grid_group grid = cg::this_grid();
-  // 32-bit task indices (launch_reduce_on checks 2·W·K < 2^32); K and the group sizes are powers of two.
+  // 32-bit thread indices (launch_reduce_on checks 2^q·2·W·K < 2^32); K and the group sizes are
+  // powers of two. A task's 2^q threads are consecutive, so every guard below is uniform over them.
   const uint32_t gtid = uint32_t(grid.thread_rank()), gsize = uint32_t(grid.size());
   const uint32_t K = 1u << log_k, W = uint32_t(w.W);
   const uint32_t arrays = rest ? 2 : 1;
-  const int b = local_rounds(log_k, kRedLog);
+  const int b = local_rounds(log_k, kRedLog - q);
   const uint32_t span = gridDim.x * blockDim.x;
 
   const uint32_t half = layered_tasks(log_k), tasks = W * half;
   auto window = [&](uint32_t t) { return buckets + size_t(t >> (log_k - 1)) * K; };
-  for (uint32_t base = blockIdx.x * blockDim.x; base < tasks; base += span) {
-    const uint32_t t = base + threadIdx.x;
+  for (uint32_t base = blockIdx.x * blockDim.x; base < tasks << q; base += span) {
+    const uint32_t t = (base + threadIdx.x) >> q;
     for (int r = 1; r <= b; ++r) {
-      if (t < tasks) {
-        X* B = window(t);
-        const Task k = layered_task(log_k, r, t & (half - 1));
-        B[k.dst] = B[k.dst].add(B[k.src]);
-      }
+      if (t < tasks) round_add(window(t), layered_task(log_k, r, t & (half - 1)));
       __syncthreads();
     }
   }
   grid.sync();
   for (int r = b + 1; r <= log_k; ++r) {
-    for (uint32_t t = gtid; t < tasks; t += gsize) {
-      X* B = window(t);
-      const Task k = layered_task(log_k, r, t & (half - 1));
-      B[k.dst] = B[k.dst].add(B[k.src]);
+    for (uint32_t u = gtid; u < tasks << q; u += gsize) {
+      const uint32_t t = u >> q;
+      round_add(window(t), layered_task(log_k, r, t & (half - 1)));
     }
     grid.sync();
   }
-  // Tree, block-local: thread t is lane t mod 2^(b−1) of group t / 2^(b−1), groups numbered over
+  // Tree, block-local: task t is lane t mod 2^(b−1) of group t / 2^(b−1), groups numbered over
   // (array, window, group of the window).
   const int log_lanes = b > 0 ? b - 1 : 0, log_groups = log_k - b;
-  const uint32_t tree_threads = arrays * W << (log_groups + log_lanes);
-  for (uint32_t base = blockIdx.x * blockDim.x; base < tree_threads; base += span) {
-    const uint32_t t = base + threadIdx.x, gi = t >> log_lanes;
-    const bool on = t < tree_threads;
+  const uint32_t tree_tasks_local = arrays * W << (log_groups + log_lanes);
+  for (uint32_t base = blockIdx.x * blockDim.x; base < tree_tasks_local << q; base += span) {
+    const uint32_t t = (base + threadIdx.x) >> q, gi = t >> log_lanes;
+    const bool on = t < tree_tasks_local;
     const uint32_t i = t & ((1u << log_lanes) - 1), g = gi & ((1u << log_groups) - 1);
     const uint32_t aj = gi >> log_groups, a = aj / W, j = aj % W;
     X* B = (on && a ? rest : buckets) + (on ? size_t(j) * K : 0);
-    if (on && a == 0 && g == 0 && i == 0) bhat1[j] = B[0];
+    if (on && a == 0 && g == 0 && i == 0 && (threadIdx.x & ((1u << q) - 1)) == 0) bhat1[j] = B[0];
     for (int r = 1; r <= b; ++r) {
-      if (on && tree_local_active(b, r, i)) {
-        const Task k = tree_local_task(b, r, g, i);
-        B[k.dst] = B[k.dst].add(B[k.src]);
-      }
+      if (on && tree_local_active(b, r, i)) round_add(B, tree_local_task(b, r, g, i));
       __syncthreads();
     }
   }
   grid.sync();
   for (int r = b + 1; r <= log_k; ++r) {
     const uint32_t per = tree_tasks(log_k, r), count = arrays * W * per;
-    for (uint32_t t = gtid; t < count; t += gsize) {
-      const uint32_t aj = t >> (log_k - r), a = aj / W, j = aj % W;
-      X* B = (a ? rest : buckets) + size_t(j) * K;
-      const Task k = tree_task(r, t & (per - 1));
-      B[k.dst] = B[k.dst].add(B[k.src]);
+    for (uint32_t u = gtid; u < count << q; u += gsize) {
+      const uint32_t t = u >> q, aj = t >> (log_k - r), a = aj / W, j = aj % W;
+      round_add((a ? rest : buckets) + size_t(j) * K, tree_task(r, t & (per - 1)));
     }
     grid.sync();
   }
@@ -138,8 +157,9 @@ void launch_reduce_on(const Workspace<G>& w, int device, cudaStream_t s) {
   MSM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const Rounds<X> in = rounds_of<X>(w);
   const int log_k = in.log_k;
-  if ((uint64_t(w.W) << (log_k + 1)) >= (uint64_t(1) << 32))
-    throw EngineError("ERR_CUDA", "reduce_kernel: 2·W·K must stay below 2^32");
+  constexpr int q = round_log_lanes<X>();
+  if ((uint64_t(w.W) << (log_k + 1 + q)) >= (uint64_t(1) << 32))
+    throw EngineError("ERR_CUDA", "reduce_kernel: 2^q·2·W·K must stay below 2^32");
   if (in.l > 0) {
     const uint64_t chunks = uint64_t(w.W) << log_k;
     chunk_kernel<X><<<unsigned((chunks + kRedBlock - 1) / kRedBlock), kRedBlock, 0, s>>>(
@@ -151,7 +171,7 @@ void launch_reduce_on(const Workspace<G>& w, int device, cudaStream_t s) {
   // No more blocks than the widest round needs.
   const uint64_t widest = uint64_t(w.W) * std::max<uint64_t>({layered_tasks(log_k), in.rest ? tree_tasks(log_k, 1) * 2 : 0, 1});
   uint64_t grid = uint64_t(sms) * uint64_t(blocks);
-  const uint64_t need = (widest + kRedBlock - 1) / kRedBlock;
+  const uint64_t need = ((widest << q) + kRedBlock - 1) / kRedBlock;
   if (grid > need) grid = need;
   Workspace<G> arg = w;
   void* args[] = {&arg};
