@@ -31,7 +31,8 @@ __device__ __forceinline__ ec::XYZZ<typename G::field> as_xyzz(const ec::Homogen
 }
 
 // Threads per addition of the rounds: G1's XYZZ additions by a quad of lanes (ec/quad.cuh); the
-// others one thread each. G2: a quad's copies of its Fp2 points would not fit the registers. The
+// others one thread each. G2 was not tried: each lane would hold both Fp2 points (192 registers at
+// BLS12-381, where its serial kernel takes up to 255; ec/G2.md). The
 // constant-time mode's complete homogeneous additions (RCB Alg. 7) by a quad measured slower
 // (ncu, H100, reduce_kernel: BLS12-381 2^16 528 → 563 µs, 2^20 671 → 737; BN254 278 → 288,
 // 361 → 365; bench/gpu-notes.md).
