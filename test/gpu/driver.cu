@@ -169,6 +169,12 @@ int main(int argc, char** argv) {
     if (r.mismatches) ++failures;
   }
   for (CurveId id : kCurves) {
+    const auto r = gpu::quad_selftest(id, 20000, 42);
+    std::printf("quad %s checked=%zu mismatches=%zu %s\n", curve_shape(id).name, r.checked, r.mismatches,
+                r.first.c_str());
+    if (r.mismatches) ++failures;
+  }
+  for (CurveId id : kCurves) {
     if (!curve_has_group(id, Group::g2)) continue;
     const auto r = gpu::fp2_selftest(id, 50000, 42);
     std::printf("fp2 %s checked=%zu mismatches=%zu %s\n", curve_shape(id).name, r.checked, r.mismatches,

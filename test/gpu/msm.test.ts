@@ -110,6 +110,16 @@ d('CUDA field arithmetic (cuda/ff/ptx.cuh)', () => {
   });
 });
 
+d('CUDA addition by a quad of lanes (cuda/ec/quad.cuh)', () => {
+  test.each(CURVE_LIST)('%s: add_by_quad = the serial XYZZ add on random pairs, P + P, P − P, O', (curve) => {
+    const r = testing().gpuQuadSelftest(curve, 20000, rng.u32());
+    expect(r).toBeDefined();
+    expect(r!.first).toBe('');
+    expect(r!.mismatches).toBe(0);
+    expect(r!.checked).toBe(20000 + 40);
+  });
+});
+
 d.each(CURVE_LIST)('%s on CUDA', (curve) => {
   test('sizes 1 … 2^16+1, random scalars: = model = CPU backend (= noble)', async () => {
     for (const n of [1, 2, 3, 31, 32, 33, 1000, 1024, 4097, 65537]) {

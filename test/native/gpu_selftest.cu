@@ -1,9 +1,11 @@
-// Device field arithmetic, Fp and G2's Fp2, checked against the host path (see gpu_selftest.hpp).
+// Device field arithmetic, Fp and G2's Fp2, and the quad-lane point addition, checked against the
+// host path (see gpu_selftest.hpp).
 #include <map>
 #include <mutex>
 #include <random>
 #include <vector>
 
+#include "ec/quad.cuh"
 #include "gpu_selftest.hpp"
 #include "msm/device.cuh"
 #include "msm/stages.cuh"
@@ -218,7 +220,72 @@ FieldSelftest run_fp2(size_t count, uint64_t seed) {
   return r;
 }
 
+// ---- G1 addition by a quad of lanes (ec/quad.cuh) -------------------------------------------------
+// Pair i by the quad of threads 4i … 4i+3 (blocks of whole quads, so the quad exits together),
+// every lane passing the pair, lane 0 storing the sum.
+template <class F>
+__global__ void quad_kernel(const ec::XYZZ<F>* a, const ec::XYZZ<F>* b, ec::XYZZ<F>* out, size_t n) {
+  const size_t i = (size_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 2;
+  if (i >= n) return;
+  const ec::XYZZ<F> s = ec::add_by_quad(a[i], b[i]);
+  if ((threadIdx.x & 3u) == 0) out[i] = s;
+}
+
+template <class F>
+std::string hex(const ec::XYZZ<F>& p) {
+  return "(" + hex(p.X) + ", " + hex(p.Y) + ", " + hex(p.ZZ) + ", " + hex(p.ZZZ) + ")";
+}
+
+template <class G>
+FieldSelftest run_quad(size_t count, uint64_t seed) {
+  using F = typename G::field;
+  using A = ec::Affine<F>;
+  using X = ec::XYZZ<F>;
+  std::mt19937_64 rng(seed);
+  const A g{F::to_mont(F::template from_table<typename G::gen_x>()), F::to_mont(F::template from_table<typename G::gen_y>())};
+  const uint64_t s[4] = {rng(), rng(), rng(), rng() >> 4}, t[4] = {rng(), rng(), rng(), rng() >> 4};
+  // A walk P_{k+1} = P_k + T from S (both k·G by double-and-add, so their ZZ, ZZZ are not 1).
+  const X T = ec::scalar_mul(g, t, 4);
+  std::vector<X> pts{ec::scalar_mul(g, s, 4)};
+  while (pts.size() < count + 8) pts.push_back(pts.back().add(T));
+  std::vector<X> a, b;
+  const X O = X::infinity();
+  for (size_t k = 0; k < 4; ++k) {
+    const X& p = pts[k];
+    const X q = X::from_affine(p.to_affine());  // the same point, ZZ = ZZZ = 1
+    const X pairs[][2] = {{p, p}, {p, q}, {q, p}, {p, -p}, {p, -q}, {-q, p}, {O, p}, {p, O}, {O, O}, {q, q}};
+    for (const auto& pr : pairs) a.push_back(pr[0]), b.push_back(pr[1]);
+  }
+  for (size_t k = 0; k < count; ++k) a.push_back(pts[k]), b.push_back(pts[(k * 7 + 5) % pts.size()]);
+  const size_t n = a.size();
+
+  DeviceBuffer<X> da(n), db(n), dout(n);
+  MSM_CUDA_CHECK(cudaMemcpy(da.get(), a.data(), n * sizeof(X), cudaMemcpyHostToDevice));
+  MSM_CUDA_CHECK(cudaMemcpy(db.get(), b.data(), n * sizeof(X), cudaMemcpyHostToDevice));
+  quad_kernel<F><<<blocks_for(4 * n, 128), 128>>>(da.get(), db.get(), dout.get(), n);
+  MSM_LAUNCH_CHECK("quad_kernel");
+  MSM_CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<X> got(n);
+  MSM_CUDA_CHECK(cudaMemcpy(got.data(), dout.get(), n * sizeof(X), cudaMemcpyDeviceToHost));
+
+  // The quad computes add-2008-s's values, so its sum is the serial one coordinate for coordinate.
+  FieldSelftest r;
+  for (size_t i = 0; i < n; ++i) {
+    const X want = a[i].add(b[i]);
+    ++r.checked;
+    const X& h = got[i];
+    if ((h.X != want.X || h.Y != want.Y || h.ZZ != want.ZZ || h.ZZZ != want.ZZZ) && r.mismatches++ == 0)
+      r.first = std::string(G::name) + " quad add, pair " + std::to_string(i) + ": a=" + hex(a[i]) + " b=" + hex(b[i]) +
+                " got " + hex(h) + " want " + hex(want);
+  }
+  return r;
+}
+
 }  // namespace
+
+FieldSelftest quad_selftest(CurveId curve, size_t count, uint64_t seed) {
+  return visit_curve(curve, [&](auto g) { return run_quad<decltype(g)>(count, seed); });
+}
 
 FieldSelftest field_selftest(CurveId curve, size_t count, uint64_t seed) {
   return visit_curve(curve, [&](auto g) { return run<decltype(g)>(count, seed); });

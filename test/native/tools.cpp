@@ -172,16 +172,18 @@ struct SelftestArgs {
 
 // The device self-tests of gpu_selftest.hpp, as hooks (CUDA builds only; undefined otherwise):
 //   gpuFieldSelftest(curve, count, seed) → { checked, mismatches, first }: the curve's base field;
-//   gpuFp2Selftest(curve, count, seed) → the same for G2's Fp2 (curves with a G2).
-enum class GpuSelftest { field, fp2 };
+//   gpuFp2Selftest(curve, count, seed) → the same for G2's Fp2 (curves with a G2);
+//   gpuQuadSelftest(curve, count, seed) → G1's addition by a quad of lanes (pairs checked).
+enum class GpuSelftest { field, fp2, quad };
 Napi::Value gpu_selftest_js(const Napi::CallbackInfo& cb, GpuSelftest which) {
   Napi::Env env = cb.Env();
 #if defined(MSM_WITH_CUDA)
   const SelftestArgs a = selftest_args(cb);
   const CurveId id = curve_arg(env, a.curve);
   try {
-    const gpu::FieldSelftest r =
-        which == GpuSelftest::fp2 ? gpu::fp2_selftest(id, a.count, a.seed) : gpu::field_selftest(id, a.count, a.seed);
+    const gpu::FieldSelftest r = which == GpuSelftest::fp2    ? gpu::fp2_selftest(id, a.count, a.seed)
+                                 : which == GpuSelftest::quad ? gpu::quad_selftest(id, a.count, a.seed)
+                                                              : gpu::field_selftest(id, a.count, a.seed);
     return selftest_result(env, double(r.checked), double(r.mismatches), r.first);
   } catch (const EngineError&) {
     throw Napi::Error(env, addon::Failure::from_current_exception().to_js(env));
@@ -193,6 +195,7 @@ Napi::Value gpu_selftest_js(const Napi::CallbackInfo& cb, GpuSelftest which) {
 }
 Napi::Value gpu_field_selftest(const Napi::CallbackInfo& cb) { return gpu_selftest_js(cb, GpuSelftest::field); }
 Napi::Value gpu_fp2_selftest(const Napi::CallbackInfo& cb) { return gpu_selftest_js(cb, GpuSelftest::fp2); }
+Napi::Value gpu_quad_selftest(const Napi::CallbackInfo& cb) { return gpu_selftest_js(cb, GpuSelftest::quad); }
 
 // occupyDevice(device, leaveFreeBytes) → handle; releaseDevice(handle) (CUDA builds only).
 Napi::Value occupy_device_js(const Napi::CallbackInfo& cb) {
@@ -335,6 +338,7 @@ void register_tools(Napi::Object t) {
   t.Set("streamScalars", Napi::Function::New(env, stream_scalars, "streamScalars"));
   t.Set("gpuFieldSelftest", Napi::Function::New(env, gpu_field_selftest, "gpuFieldSelftest"));
   t.Set("gpuFp2Selftest", Napi::Function::New(env, gpu_fp2_selftest, "gpuFp2Selftest"));
+  t.Set("gpuQuadSelftest", Napi::Function::New(env, gpu_quad_selftest, "gpuQuadSelftest"));
   t.Set("occupyDevice", Napi::Function::New(env, occupy_device_js, "occupyDevice"));
   t.Set("releaseDevice", Napi::Function::New(env, release_device_js, "releaseDevice"));
   t.Set("cpuSimdSelftest", Napi::Function::New(env, cpu_simd_selftest, "cpuSimdSelftest"));
