@@ -46,9 +46,7 @@ constexpr int round_log_lanes() {
 template <class X>
 __device__ __forceinline__ void round_add(X* B, const Task& k) {
   if constexpr (round_log_lanes<X>() == 2) {
-    const X s = ec::add_by_quad(B[k.dst], B[k.src]);
-    __syncwarp(ec::quad_mask());  // the quad has read B[k.dst]
-    if ((threadIdx.x & 3u) == 0) B[k.dst] = s;
+    ec::add_to_by_quad(B + k.dst, B + k.src);
   } else {
     B[k.dst] = B[k.dst].add(B[k.src]);
   }
@@ -77,6 +75,23 @@ MSM_HD MSM_INLINE Rounds<X> rounds_of(const Workspace<G>& w) {
   const int l = w.chunk_log;
   return Rounds<X>{reinterpret_cast<X*>(l > 0 ? w.chunk_sums : w.buckets),
                    l > 0 ? reinterpret_cast<X*>(w.chunk_rest) : nullptr, w.log_m() - l, l};
+}
+
+// Q_j into w.window_sums[j] (reduce.cuh window_sum), one thread.
+template <class G, class X>
+__device__ __forceinline__ void store_window_sum(const Workspace<G>& w, const Rounds<X>& in, const X* bhat1, uint32_t j) {
+  const size_t K = size_t(1) << in.log_k;
+  w.window_sums[j] = as_xyzz(window_sum(in.points[j * K], bhat1[j], in.l, !w.shared_buckets,
+                                        in.rest ? in.rest + j * K : nullptr));
+}
+
+// The same out of line, where the rounds add by quads: inline, its serial additions set the
+// kernel's register count (ptxas, sm_90: BN254 at its 128-register bound spills 308 bytes inline,
+// 48 out of line). The serial kernels keep it inline (out of line, BN254's spills 40 bytes).
+template <class G, class X>
+__device__ __noinline__ void store_window_sum_outlined(const Workspace<G>& w, const Rounds<X>& in, const X* bhat1,
+                                                       uint32_t j) {
+  store_window_sum(w, in, bhat1, j);
 }
 
 // The layered rounds and the summation tree over rounds_of(w), the tree also summing the D_k when
@@ -144,10 +159,10 @@ __global__ void __launch_bounds__(kRedBlock, red_min_blocks(G::field::N, ff::is_
     }
     grid.sync();
   }
-  for (uint32_t j = gtid; j < W; j += gsize)
-    w.window_sums[j] =
-        as_xyzz(window_sum(buckets[size_t(j) * K], bhat1[j], in.l, !w.shared_buckets,
-                           rest ? rest + size_t(j) * K : nullptr));
+  for (uint32_t j = gtid; j < W; j += gsize) {
+    if constexpr (q == 2) store_window_sum_outlined(w, in, bhat1, j);
+    else store_window_sum(w, in, bhat1, j);
+  }
 }
 
 template <class G, class X>

@@ -221,14 +221,15 @@ FieldSelftest run_fp2(size_t count, uint64_t seed) {
 }
 
 // ---- G1 addition by a quad of lanes (ec/quad.cuh) -------------------------------------------------
-// Pair i by the quad of threads 4i … 4i+3 (blocks of whole quads, so the quad exits together),
-// every lane passing the pair, lane 0 storing the sum.
+// out[i] = a[i] + b[i] by the quad of threads 4i … 4i+3 (blocks of whole quads, so the quad
+// exits together): lane 0 copies a[i] to out[i], which the quad then adds b[i] to in place.
 template <class F>
 __global__ void quad_kernel(const ec::XYZZ<F>* a, const ec::XYZZ<F>* b, ec::XYZZ<F>* out, size_t n) {
   const size_t i = (size_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 2;
   if (i >= n) return;
-  const ec::XYZZ<F> s = ec::add_by_quad(a[i], b[i]);
-  if ((threadIdx.x & 3u) == 0) out[i] = s;
+  if ((threadIdx.x & 3u) == 0) out[i] = a[i];
+  __syncwarp(ec::quad_mask());
+  ec::add_to_by_quad(out + i, b + i);
 }
 
 template <class F>
@@ -268,7 +269,8 @@ FieldSelftest run_quad(size_t count, uint64_t seed) {
   std::vector<X> got(n);
   MSM_CUDA_CHECK(cudaMemcpy(got.data(), dout.get(), n * sizeof(X), cudaMemcpyDeviceToHost));
 
-  // The quad computes add-2008-s's values, so its sum is the serial one coordinate for coordinate.
+  // The quad computes add-2008-s's values (its ZZZ3 as (ZZZ1·ZZZ2·P)·PP), so its sum is the serial
+  // one coordinate for coordinate.
   FieldSelftest r;
   for (size_t i = 0; i < n; ++i) {
     const X want = a[i].add(b[i]);

@@ -29,7 +29,7 @@ FieldSelftest field_selftest(CurveId curve, size_t count, uint64_t seed);
 // (ec/homogeneous.hpp) and, on a share of the elements, the inverse, compared with the host's Fp2.
 FieldSelftest fp2_selftest(CurveId curve, size_t count, uint64_t seed);
 
-// G1's point addition by a quad of lanes (ec/quad.cuh add_by_quad, the bucket reduction's rounds)
+// G1's point addition by a quad of lanes (ec/quad.cuh add_to_by_quad, the bucket reduction's rounds)
 // against the host's serial XYZZ add, coordinate for coordinate: `count` pairs of a random walk of
 // points with ZZ ≠ 1, and for four points P (and P' = P with ZZ = ZZZ = 1) the special cases P + P,
 // P + P', P − P, P − P', O + P, P + O, O + O. `checked` counts pairs.
