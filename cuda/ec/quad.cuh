@@ -60,9 +60,8 @@ __device__ __noinline__ XYZZ<F> doubled(const XYZZ<F>* a) {
 // *a += *b (a ≠ b, both in memory the quad reads). Each lane holds only its own products'
 // operands, and the sum's coordinates are stored by the lanes that computed them (X3, Y3 lane 2,
 // ZZ3 lane 1, ZZZ3 lane 0), so that a lane loads, selects and shuffles a few field elements, not
-// both points:
-// reduce_kernel 9 % less time at BLS12-381 and 3 % at BN254 than with every lane passing both
-// points and getting the whole sum (ncu, H200, bench/gpu-notes.md).
+// both points: reduce_kernel 9 % less time at BLS12-381 and 3 % at BN254 than with every lane
+// passing both points and getting the whole sum (ncu, H200, bench/gpu-notes.md).
 template <class F>
 __device__ void add_to_by_quad(XYZZ<F>* a, const XYZZ<F>* b) {
   const unsigned mask = quad_mask(), q = threadIdx.x & 3u;
