@@ -392,12 +392,13 @@ function checkDirect(name: string, keys: number[], weights: bigint[], Tn: number
 
 // §5: the same entries through the constant-time layout (whole runs to their buckets, each thread's
 // first and last run to slots 2·tid and 2·tid + 1, zero digits as O) and §5's tree levels as
-// ct_aggregate.cu launches them ([threads a block, resident blocks]: kCtBlock = 128 as on an H100,
-// as on a device that holds one block, and smaller blocks, for more launches on small buffers; the
-// blocks past the 2T slots left out): every bucket written once, by Alg. 4 or by §5, and equal to
-// the plain sum.
+// ct_aggregate.cu launches them ([workers a block, resident blocks]: kCtBlock = 128 as on an H100,
+// a thread a pair (G2) or a quad (G1), as on a device that holds one block, and smaller blocks, for
+// more launches on small buffers; the blocks past the 2T slots left out): every bucket written once,
+// by Alg. 4 or by §5, and equal to the plain sum.
 const CT_LAUNCHES = [
   [128, 396],
+  [128, 132],
   [128, 1],
   [1, 1000],
   [2, 3],

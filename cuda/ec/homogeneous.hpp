@@ -89,12 +89,15 @@ struct Homogeneous {
   // formula runs on it anyway and each new coordinate is selected against the old one, as it is
   // when `keep` (the constant-time accumulation's entries of bucket 0, §5): the same instructions
   // whatever q and keep are.
+  //
+  // The sums that only products take are left unreduced on the device (F::sum_unreduced, below 2p):
+  // x2 + y2 and X1 + Y1 (a product: A·B = 4), and t4 (< 2p into finish's sums: bounds there).
   template <class S>
   MSM_HD static void add_into(S& s, const Affine<F>& q, bool keep) {
     keep = keep | q.is_inf();
     const F t0 = s.coord(kX) * q.x, t1 = s.coord(kY) * q.y;
-    const F t3 = (q.x + q.y) * (s.coord(kX) + s.coord(kY)) - (t0 + t1);
-    const F t4 = q.y * s.coord(kZ) + s.coord(kY);
+    const F t3 = F::sum_unreduced(q.x, q.y) * F::sum_unreduced(s.coord(kX), s.coord(kY)) - (t0 + t1);
+    const F t4 = F::sum_unreduced(q.y * s.coord(kZ), s.coord(kY));
     const F y3 = q.x * s.coord(kZ) + s.coord(kX);
     const Homogeneous r = finish(t0, t1, s.coord(kZ), t3, t4, y3);
     s.set_coord(kX, F::select(keep, s.coord(kX), r.X));
@@ -128,10 +131,14 @@ struct Homogeneous {
   }
 
   // The common tail of RCB Algorithms 7 and 8 (their steps 19–33 and 12–26): 6M + 2m_3b, from
-  // t0 = X1X2, t1 = Y1Y2, t2 = Z1Z2, t3 = X1Y2 + X2Y1, t4 = Y1Z2 + Y2Z1, y3 = X1Z2 + X2Z1.
+  // t0 = X1X2, t1 = Y1Y2, t2 = Z1Z2, t3 = X1Y2 + X2Y1, t4 = Y1Z2 + Y2Z1, y3 = X1Z2 + X2Z1, each
+  // below p but t4, below 2p. 3·X1X2 goes unreduced (< 3p) into the sums that take it: in the
+  // bounds of F::sum_unreduced, X: A·B + C·D = 1 + 2, B + D + 1 = 3; Y: 1 + 3, 1 + 3 + 1 = 5; Z:
+  // 2 + 3, 2 + 1 + 1; so kRoom ≥ 5.
+  static_assert(F::kRoom >= 5, "Homogeneous::finish: 3·X1X2 and t4 unreduced need R/p above 5");
   MSM_HD MSM_INLINE static Homogeneous finish(const F& x1x2, const F& t1_in, const F& z1z2, const F& t3, const F& t4,
                                               const F& y3_in) {
-    const F t0 = x1x2.dbl() + x1x2;
+    const F t0 = F::sum_unreduced(F::sum_unreduced(x1x2, x1x2), x1x2);
     const F t2 = mul_b3(z1z2);
     const F z3 = t1_in + t2;
     const F t1 = t1_in - t2;

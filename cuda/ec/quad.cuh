@@ -1,7 +1,7 @@
 // Point additions by the four lanes of an aligned quad of a warp, for the bucket reduction's
-// rounds (reduce.cu), which run one addition per task for log2 K rounds at a few warps an SM and so
-// wait on each addition's chain of products (ncu: 10.7 % of issue slots busy at 6 % of the warps,
-// bench/gpu-notes.md). A formula's products go in stages of independent ones, one a lane, and a
+// rounds (reduce.cu) and the constant-time mode's §5 tree (ct_aggregate.cu), which run one addition
+// per task a round or level at a few warps an SM and so wait on each addition's chain of products
+// (ncu: 10.7 % of issue slots busy at 6 % of the warps, bench/gpu-notes.md). A formula's products go in stages of independent ones, one a lane, and a
 // product's result goes by shuffle to the lanes that need it next. The branches depend on the
 // operands only, so they are uniform over the quad, whose lanes must all call it. Squares are
 // taken as products, so that the lanes run one code path.
@@ -11,10 +11,18 @@
 //   2: PP = P²,  ZZ12 = ZZ1·ZZ2,  RR = R²,  ZZZ12 = ZZZ1·ZZZ2
 //   3: PPP = P·PP,  ZZ3 = ZZ12·PP,  Q = U1·PP,  ZZZ12·P;          X3 = RR − PPP − 2Q (lane 2)
 //   4: ZZZ3 = (ZZZ12·P)·PP,  —,  R·(Q − X3),  S1·PPP;            Y3 = R·(Q − X3) − S1·PPP (lane 2)
+//
+// RCB Algorithm 7 (homogeneous.hpp Homogeneous::add, complete, 12M + 2m_3b), for the constant-time
+// mode's §5 tree (ct_aggregate.cu), whose levels wait on one addition each; critical path 2 products
+// and 1 two-product sum instead of 6 and 3:
+//   1: X1·X2,  Y1·Y2,  Z1·Z2,  (X1 + Y1)·(X2 + Y2)
+//   2: (Y1 + Z1)·(Y2 + Z2),  (X1 + Z1)·(X2 + Z2)  (lanes 2, 3 repeat lanes 0, 1)
+//   3: X3,  Y3,  Z3,  Z3 again  (Homogeneous::finish's three sums of two products)
 #pragma once
 
 #if defined(__CUDACC__)
 
+#include "homogeneous.hpp"
 #include "xyzz.hpp"
 
 namespace msm::ec {
@@ -98,6 +106,36 @@ __device__ void add_to_by_quad(XYZZ<F>* a, const XYZZ<F>* b) {
   if (q == 2) a->X = x3, a->Y = m4 - t;
   else if (q == 1) a->ZZ = m3;
   else if (q == 0) a->ZZZ = m4;
+}
+
+// Coordinate e = min(lane, 2) of *a + *b (X3, Y3, Z3 on lanes 0, 1, 2; Z3 again on lane 3): RCB
+// Alg. 7's values, the serial Homogeneous::add's coordinate for coordinate, with no branch, as §5
+// requires. Each lane reads only its own products' operands.
+template <class G>
+__device__ typename G::field add_by_quad(const Homogeneous<G>* a, const Homogeneous<G>* b) {
+  using H = Homogeneous<G>;
+  using F = typename G::field;
+  static_assert(sizeof(H) == 3 * sizeof(F), "X, Y, Z in a row");
+  const unsigned mask = quad_mask(), q = threadIdx.x & 3u;
+  const F* A = &a->X;
+  const F* B = &b->X;
+  // 1: lanes 0 … 2 coordinate q of each point, lane 3 X + Y; 2: (Y + Z) on even lanes, (X + Z) on odd
+  const unsigned c = q == 3 ? 0u : q, o = q & 1u ? 0u : 1u;
+  const F m1 = F(A[c] + F::select(q == 3, A[1], F::zero())) * F(B[c] + F::select(q == 3, B[1], F::zero()));
+  const F m2 = F(A[o] + A[2]) * F(B[o] + B[2]);
+  const F t0 = quad_shfl(m1, 0, mask), t1 = quad_shfl(m1, 1, mask), t2 = quad_shfl(m1, 2, mask);
+  const F t3 = quad_shfl(m1, 3, mask) - (t0 + t1);
+  const F t4 = quad_shfl(m2, 0, mask) - (t1 + t2);
+  const F y3 = quad_shfl(m2, 1, mask) - (t0 + t2);
+  // Homogeneous::finish, a coordinate's sum of two products a lane
+  const F t0x3 = t0.dbl() + t0;
+  const F b3z = H::mul_b3(t2);
+  const F z3 = t1 + b3z, t1m = t1 - b3z;
+  const F b3y = H::mul_b3(y3);
+  const F r = F::mul_add(by_lane(q, t3, t1m, z3, z3), by_lane(q, t1m, z3, t4, t4), by_lane(q, t4, b3y, t0x3, t0x3),
+                         by_lane(q, F(-b3y), t0x3, t3, t3));
+  __syncwarp(mask);  // the quad has read *a and *b: a lane may now store over them
+  return r;
 }
 
 }  // namespace msm::ec

@@ -155,6 +155,25 @@ struct alignas(P::N % 2 == 0 ? 16 : 8) Fp {
   }
   MSM_HD MSM_INLINE Fp operator-() const { return zero() - *this; }
   MSM_HD MSM_INLINE Fp dbl() const { return *this + *this; }
+
+  // a + b left unreduced on the device (one carry chain, ptx.cuh device_add_unreduced), for the
+  // operands of products alone; on the host a + b mod p, the same value to every product. A device
+  // product a·b or two-product sum a·b + c·d (ptx.cuh device_mont_mul_eo) of operands below A·p,
+  // B·p, C·p, D·p (b and d: the operands whose every word each step adds) is exact and reduced to
+  // [0, p) while B + D + 1 ≤ kRoom (the running sum stays in n + 1 words) and A·B + C·D ≤ kRoom (it
+  // ends below 2p): kRoom = ⌊(2^32 − 2^16) / (top 32-bit word of p + 1)⌋ < R/p, with room for the
+  // running sum's carries (5 for BN254, 9 for BLS12-381).
+  static constexpr uint64_t kRoom =
+      ((uint64_t(1) << 32) - (uint64_t(1) << 16)) / (uint64_t(P::modulus::at32(2 * N - 1)) + 1);
+  MSM_HD MSM_INLINE static Fp sum_unreduced(const Fp& a, const Fp& b) {
+#if defined(__CUDA_ARCH__) && defined(MSM_FF_HAVE_PTX)
+    Fp r;
+    device_add_unreduced<P>(w32(r), w32(a), w32(b));
+    return r;
+#else
+    return a + b;
+#endif
+  }
   MSM_HD Fp& operator+=(const Fp& b) { return *this = *this + b; }
   MSM_HD Fp& operator-=(const Fp& b) { return *this = *this - b; }
   MSM_HD Fp& operator*=(const Fp& b) { return *this = *this * b; }

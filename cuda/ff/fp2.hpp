@@ -57,6 +57,9 @@ struct Fp2 {
 
   // ---- additive group (coordinate-wise) --------------------------------------------------------
   MSM_HD MSM_INLINE friend Fp2 operator+(const Fp2& a, const Fp2& b) { return Fp2{a.c0 + b.c0, a.c1 + b.c1}; }
+  // Fp::sum_unreduced's interface, reduced: Fp2's products (four-product sums) keep their operands below p.
+  static constexpr uint64_t kRoom = ~uint64_t(0);
+  MSM_HD MSM_INLINE static Fp2 sum_unreduced(const Fp2& a, const Fp2& b) { return a + b; }
   MSM_HD MSM_INLINE friend Fp2 operator-(const Fp2& a, const Fp2& b) { return Fp2{a.c0 - b.c0, a.c1 - b.c1}; }
   MSM_HD MSM_INLINE Fp2 operator-() const { return Fp2{-c0, -c1}; }
   MSM_HD MSM_INLINE Fp2 dbl() const { return Fp2{c0.dbl(), c1.dbl()}; }

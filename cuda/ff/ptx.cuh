@@ -321,6 +321,16 @@ __device__ __forceinline__ void device_add_mod(uint32_t* r, const uint32_t* a, c
   for (int j = 1; j < n; ++j) t[j] = ptx::addc_cc(a[j], b[j]);
   ptx::final_sub<P, n>(r, t);
 }
+// r = a + b, not reduced (a + b < 2^(32n): the caller's bound), for a product's operand: one carry
+// chain of n instructions against device_add_mod's 3n + 1 (Fp::sum_unreduced says where it is safe).
+template <class P>
+__device__ __forceinline__ void device_add_unreduced(uint32_t* r, const uint32_t* a, const uint32_t* b) {
+  constexpr int n = 2 * P::N;
+  r[0] = ptx::add_cc(a[0], b[0]);
+#pragma unroll
+  for (int j = 1; j < n - 1; ++j) r[j] = ptx::addc_cc(a[j], b[j]);
+  r[n - 1] = ptx::addc(a[n - 1], b[n - 1]);
+}
 // r = a − b mod p for a, b < p: one borrow chain, then p masked by the borrow added back.
 template <class P>
 __device__ __forceinline__ void device_sub_mod(uint32_t* r, const uint32_t* a, const uint32_t* b) {

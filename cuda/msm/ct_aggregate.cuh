@@ -60,21 +60,48 @@ MSM_HD MSM_INLINE P* ct_out(BucketAt bucket_at, uint32_t key, bool on, P* sink) 
   P* const bucket = bucket_at(key | uint32_t(key == 0));
   return on && key != 0 ? bucket : sink;
 }
-template <class P, class BucketAt>
-MSM_HD MSM_INLINE void ct_pair(P* buf, uint32_t* index, uint32_t base, uint32_t d, BucketAt bucket_at) {
+//
+// `op` says how the thread takes part in the pair: WholePoints (the default) reads, adds, selects
+// and stores whole points; on the device G1's pairs run by a quad of lanes (ct_aggregate.cu QuadPart:
+// the addition by the quad, ec/quad.cuh, each lane then reading, selecting and storing one
+// coordinate), every lane calling ct_pair with the same arguments.
+struct WholePoints {
+  template <class P>
+  using Part = P;
+  template <class P>
+  MSM_HD MSM_INLINE static P sum(const P* a, const P* b) {
+    return a->add(*b);
+  }
+  template <class P>
+  MSM_HD MSM_INLINE static P load(const P* p) {
+    return *p;
+  }
+  template <class P>
+  MSM_HD MSM_INLINE static void store(P* p, const P& v) {
+    *p = v;
+  }
+  template <class V>
+  MSM_HD MSM_INLINE static V select(bool c, const V& a, const V& b) {
+    return V::select(c, a, b);
+  }
+  MSM_HD MSM_INLINE static bool lead() { return true; }  // stores the index
+};
+template <class P, class BucketAt, class Op = WholePoints>
+MSM_HD MSM_INLINE void ct_pair(P* buf, uint32_t* index, uint32_t base, uint32_t d, BucketAt bucket_at, Op op = {}) {
   const uint32_t q = d >> 1;  // a node of span d keeps its t at d/2 (an element: at itself)
   const uint32_t kf1 = index[base], kl1 = index[base + q], kf2 = index[base + d], kl2 = index[base + d + q];
   const bool eq = ct_eq(kl1, kf2) != 0, single1 = kf1 == kl1, single2 = kf2 == kl2;
-  const P t1 = buf[base + q], h2 = buf[base + d];
-  const P s = t1.add(h2);
-  *ct_out(bucket_at, kl1, eq ? !single1 && !single2 : !single1, buf + base + q) = P::select(eq, s, t1);
-  *ct_out(bucket_at, kf2, !eq && !single2, buf + base + d) = h2;
-  // h_L and t_R: in the slots the OUTs may have used only where d = 1, and then they are t_L and h_R
-  const P h1 = q ? buf[base] : t1;
-  buf[base] = P::select(eq && single1, s, h1);
-  const P t2 = q ? buf[base + d + q] : h2;
-  buf[base + d] = P::select(eq && single2, s, t2);
-  index[base + d] = kl2 == 0 ? kl1 : kl2;
+  using V = typename Op::template Part<P>;
+  const V s = op.sum(buf + base + q, buf + base + d);
+  const V t1 = op.load(buf + base + q), h2 = op.load(buf + base + d);
+  // h_L and t_R: in the slots the OUTs may use only where d = 1, and then they are t_L and h_R
+  const V h1 = q ? op.load(buf + base) : t1;
+  const V t2 = q ? op.load(buf + base + d + q) : h2;
+  op.store(ct_out(bucket_at, kl1, eq ? !single1 && !single2 : !single1, buf + base + q), op.select(eq, s, t1));
+  op.store(ct_out(bucket_at, kf2, !eq && !single2, buf + base + d), h2);
+  op.store(buf + base, op.select(eq && single1, s, h1));
+  op.store(buf + base + d, op.select(eq && single2, s, t2));
+  if (op.lead()) index[base + d] = kl2 == 0 ? kl1 : kl2;
 }
 
 // The root (h at 0, t at P/2): OUT(h), and OUT(t) unless single (not taken: stored onto itself).
@@ -93,19 +120,24 @@ MSM_HD MSM_INLINE int ct_rounds(uint32_t padded) {
 }
 
 // The levels in launches (ct_aggregate.cu). A launch runs distances d0, 2·d0, …, d1, its block b
-// owning the elements [2·d1·b, 2·d1·(b + 1)), which hold d1/d pairs at distance d (its threads take
-// them in turn), with a barrier of the block between its levels; the next launch starts at 2·d1. A
-// level's pairs lie inside one block's elements up to d1, so the order is the tree's. Each level
-// costs one complete addition's latency, and between launches the device drains and refills: so a
-// launch spans as many levels as keep every thread busy in its first (d1 = d0·block), more where
-// that many blocks would not all be resident at once (`resident`: a second wave would repeat every
-// level), and the last launch takes every remaining level once its first has at most two pairs a
-// thread, ending with ct_root. For P = 2^18 and 128 threads: d = 1 … 256 or 1 … 512, then the rest.
-MSM_HD MSM_INLINE uint32_t ct_launch_last(uint32_t d0, uint32_t padded, uint32_t block, uint32_t resident) {
+// owning the elements [2·d1·b, 2·d1·(b + 1)), which hold d1/d pairs at distance d (its `block`
+// workers, a thread or a quad of lanes each, take them in turn), with a barrier of the block between
+// its levels; the next launch starts at 2·d1. A level's pairs lie inside one block's elements up to
+// d1, so the order is the tree's. Each level costs one complete addition's latency, and between
+// launches the device drains and refills: so a launch spans as many levels as keep every worker busy
+// in its first (d1 = d0·block), more where the blocks it runs (ct_launch_blocks: those holding any of
+// the `live` elements) would not all be resident at once (`resident`: a second wave would repeat
+// every level), and the last launch takes every remaining level once its first has at most two
+// pairs a worker, ending with ct_root. For 2^17 live of P = 2^18 and 128 workers: d = 1 … 256 at 396
+// resident blocks, 1 … 512 at 132 (G1's quads on an H100: one block of 512 threads an SM), then the
+// rest.
+MSM_HD MSM_INLINE uint32_t ct_launch_blocks(uint32_t padded, uint32_t d1, uint32_t live);
+MSM_HD MSM_INLINE uint32_t ct_launch_last(uint32_t d0, uint32_t padded, uint32_t block, uint32_t resident,
+                                          uint32_t live) {
   const uint32_t top = padded / 2;
   if (top / d0 <= 2 * block) return top;
   uint32_t d1 = d0 * block;
-  while (d1 < top && top / d1 > resident) d1 *= 2;
+  while (d1 < top && ct_launch_blocks(padded, d1, live) > resident) d1 *= 2;
   return d1 < top ? d1 : top;
 }
 // Blocks of the launch ending at d1 that hold any of the first `live` elements (the 2T slots Alg. 4

@@ -1,5 +1,6 @@
-// Device field arithmetic, Fp and G2's Fp2, and the quad-lane point addition, checked against the
+// Device field arithmetic, Fp and G2's Fp2, and the quad-lane point additions, checked against the
 // host path (see gpu_selftest.hpp).
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <random>
@@ -237,6 +238,53 @@ std::string hex(const ec::XYZZ<F>& p) {
   return "(" + hex(p.X) + ", " + hex(p.Y) + ", " + hex(p.ZZ) + ", " + hex(p.ZZZ) + ")";
 }
 
+// The same pairs in homogeneous coordinates, out[i] = a[i] + b[i] by RCB Alg. 7 on the quad of
+// threads 4i … 4i+3 (ec::add_by_quad, §5's tree), lane e < 3 storing coordinate e.
+template <class G>
+__global__ void quad_homogeneous_kernel(const ec::Homogeneous<G>* a, const ec::Homogeneous<G>* b,
+                                        ec::Homogeneous<G>* out, size_t n) {
+  const size_t i = (size_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 2;
+  if (i >= n) return;
+  const unsigned lane = threadIdx.x & 3u;
+  const typename G::field c = ec::add_by_quad(a + i, b + i);
+  if (lane < 3) (&out[i].X)[lane] = c;
+}
+
+template <class G>
+std::string hex(const ec::Homogeneous<G>& p) {
+  return "(" + hex(p.X) + ", " + hex(p.Y) + ", " + hex(p.Z) + ")";
+}
+
+// XYZZ (X, Y, ZZ, ZZZ) as homogeneous (X·ZZZ : Y·ZZ : ZZ·ZZZ), the same Z ≠ 1 that the walk gives;
+// O as (0 : 1 : 0).
+template <class G>
+ec::Homogeneous<G> homogeneous_of(const ec::XYZZ<typename G::field>& p) {
+  if (p.is_inf()) return ec::Homogeneous<G>::infinity();
+  return ec::Homogeneous<G>{p.X * p.ZZZ, p.Y * p.ZZ, p.ZZ * p.ZZZ};
+}
+
+// got[i] = a[i] + b[i] by `launch` on the device against the host's a[i].add(b[i]), every
+// coordinate (canonical field elements: equal words); counted into r, the first mismatch described.
+template <class P, class Launch>
+void check_quad_sums(FieldSelftest& r, const std::string& what, const std::vector<P>& a, const std::vector<P>& b,
+                     Launch launch) {
+  const size_t n = a.size();
+  DeviceBuffer<P> da(n), db(n), dout(n);
+  MSM_CUDA_CHECK(cudaMemcpy(da.get(), a.data(), n * sizeof(P), cudaMemcpyHostToDevice));
+  MSM_CUDA_CHECK(cudaMemcpy(db.get(), b.data(), n * sizeof(P), cudaMemcpyHostToDevice));
+  launch(da.get(), db.get(), dout.get(), n);
+  MSM_CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<P> got(n);
+  MSM_CUDA_CHECK(cudaMemcpy(got.data(), dout.get(), n * sizeof(P), cudaMemcpyDeviceToHost));
+  for (size_t i = 0; i < n; ++i) {
+    const P want = a[i].add(b[i]);
+    ++r.checked;
+    if (std::memcmp(&got[i], &want, sizeof(P)) != 0 && r.mismatches++ == 0)
+      r.first = what + ", pair " + std::to_string(i) + ": a=" + hex(a[i]) + " b=" + hex(b[i]) + " got " + hex(got[i]) +
+                " want " + hex(want);
+  }
+}
+
 template <class G>
 FieldSelftest run_quad(size_t count, uint64_t seed) {
   using F = typename G::field;
@@ -260,26 +308,21 @@ FieldSelftest run_quad(size_t count, uint64_t seed) {
   for (size_t k = 0; k < count; ++k) a.push_back(pts[k]), b.push_back(pts[(k * 7 + 5) % pts.size()]);
   const size_t n = a.size();
 
-  DeviceBuffer<X> da(n), db(n), dout(n);
-  MSM_CUDA_CHECK(cudaMemcpy(da.get(), a.data(), n * sizeof(X), cudaMemcpyHostToDevice));
-  MSM_CUDA_CHECK(cudaMemcpy(db.get(), b.data(), n * sizeof(X), cudaMemcpyHostToDevice));
-  quad_kernel<F><<<blocks_for(4 * n, 128), 128>>>(da.get(), db.get(), dout.get(), n);
-  MSM_LAUNCH_CHECK("quad_kernel");
-  MSM_CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<X> got(n);
-  MSM_CUDA_CHECK(cudaMemcpy(got.data(), dout.get(), n * sizeof(X), cudaMemcpyDeviceToHost));
-
   // The quad computes add-2008-s's values (its ZZZ3 as (ZZZ1·ZZZ2·P)·PP), so its sum is the serial
-  // one coordinate for coordinate.
+  // one coordinate for coordinate; so does RCB Alg. 7's, on the same pairs in homogeneous coordinates.
   FieldSelftest r;
-  for (size_t i = 0; i < n; ++i) {
-    const X want = a[i].add(b[i]);
-    ++r.checked;
-    const X& h = got[i];
-    if ((h.X != want.X || h.Y != want.Y || h.ZZ != want.ZZ || h.ZZZ != want.ZZZ) && r.mismatches++ == 0)
-      r.first = std::string(G::name) + " quad add, pair " + std::to_string(i) + ": a=" + hex(a[i]) + " b=" + hex(b[i]) +
-                " got " + hex(h) + " want " + hex(want);
-  }
+  check_quad_sums(r, std::string(G::name) + " quad add", a, b, [](const X* da, const X* db, X* dout, size_t m) {
+    quad_kernel<F><<<blocks_for(4 * m, 128), 128>>>(da, db, dout, m);
+    MSM_LAUNCH_CHECK("quad_kernel");
+  });
+  using H = ec::Homogeneous<G>;
+  std::vector<H> ha(n), hb(n);
+  for (size_t i = 0; i < n; ++i) ha[i] = homogeneous_of<G>(a[i]), hb[i] = homogeneous_of<G>(b[i]);
+  check_quad_sums(r, std::string(G::name) + " quad homogeneous add", ha, hb,
+                  [](const H* da, const H* db, H* dout, size_t m) {
+                    quad_homogeneous_kernel<G><<<blocks_for(4 * m, 128), 128>>>(da, db, dout, m);
+                    MSM_LAUNCH_CHECK("quad_homogeneous_kernel");
+                  });
   return r;
 }
 

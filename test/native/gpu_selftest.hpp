@@ -29,10 +29,11 @@ FieldSelftest field_selftest(CurveId curve, size_t count, uint64_t seed);
 // (ec/homogeneous.hpp) and, on a share of the elements, the inverse, compared with the host's Fp2.
 FieldSelftest fp2_selftest(CurveId curve, size_t count, uint64_t seed);
 
-// G1's point addition by a quad of lanes (ec/quad.cuh add_to_by_quad, the bucket reduction's rounds)
-// against the host's serial XYZZ add, coordinate for coordinate: `count` pairs of a random walk of
-// points with ZZ ≠ 1, and for four points P (and P' = P with ZZ = ZZZ = 1) the special cases P + P,
-// P + P', P − P, P − P', O + P, P + O, O + O. `checked` counts pairs.
+// G1's point additions by a quad of lanes (ec/quad.cuh) against the host's serial ones, coordinate
+// for coordinate: add_to_by_quad (XYZZ, the bucket reduction's rounds) and add_by_quad (RCB Alg. 7
+// in homogeneous coordinates, §5's tree), each on `count` pairs of a random walk of points with
+// ZZ ≠ 1 (Z ≠ 1), and for four points P (and P' = P with ZZ = ZZZ = 1) the special cases P + P,
+// P + P', P − P, P − P', O + P, P + O, O + O. `checked` counts pairs, both formulas'.
 FieldSelftest quad_selftest(CurveId curve, size_t count, uint64_t seed);
 
 // Takes all but leave_free bytes of the device's free memory (so that a test can make one

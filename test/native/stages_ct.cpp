@@ -147,7 +147,7 @@ Napi::Value ct_aggregate(const Napi::CallbackInfo& cb) {
   for (size_t r = 0; r < ran.size(); ++r) done[r].assign(P / (2u << r), 0);
   bool finished = false;
   for (uint32_t d0 = 1; d0 <= P / 2;) {
-    const uint32_t d1 = gpu::ct_launch_last(d0, P, block, resident);
+    const uint32_t d1 = gpu::ct_launch_last(d0, P, block, resident, live);
     if (d1 < d0 || d1 > P / 2 || (d1 & (d1 - 1))) fail(cb.Env(), "a launch ending outside the levels");
     // The blocks the launch leaves out are run too, and must change nothing (their elements and every
     // bucket as they were): only padding, as launch_ct_prepare leaves it.

@@ -173,7 +173,7 @@ struct SelftestArgs {
 // The device self-tests of gpu_selftest.hpp, as hooks (CUDA builds only; undefined otherwise):
 //   gpuFieldSelftest(curve, count, seed) → { checked, mismatches, first }: the curve's base field;
 //   gpuFp2Selftest(curve, count, seed) → the same for G2's Fp2 (curves with a G2);
-//   gpuQuadSelftest(curve, count, seed) → G1's addition by a quad of lanes (pairs checked).
+//   gpuQuadSelftest(curve, count, seed) → G1's additions by a quad of lanes, XYZZ and RCB (pairs checked).
 enum class GpuSelftest { field, fp2, quad };
 Napi::Value gpu_selftest_js(const Napi::CallbackInfo& cb, GpuSelftest which) {
   Napi::Env env = cb.Env();

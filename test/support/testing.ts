@@ -107,7 +107,7 @@ export interface TestingAddon {
     c: number,
     start?: BigUint64Array,
   ): { index: Uint32Array; buffer: BigUint64Array; buckets: BigUint64Array; written: Uint32Array };
-  // block: threads per block of ct_aggregate.cu's round launches (a power of two); resident: blocks at once
+  // block: workers (a thread or a quad of lanes a pair) per block of ct_aggregate.cu's round launches (a power of two); resident: blocks at once
   ctAggregate(
     index: Uint32Array,
     buffer: BigUint64Array,
@@ -140,7 +140,7 @@ export interface TestingAddon {
   ): { setupMs: number; runsMs: number[]; deviceMemory: number; windowBits: number; tau: number; result: Uint8Array } | undefined;
   gpuFieldSelftest(curve: string, count: number, seed: number): SelftestResult | undefined; // undefined without CUDA
   gpuFp2Selftest(curve: G2Curve, count: number, seed: number): SelftestResult | undefined; // G2's Fp2; undefined without CUDA
-  gpuQuadSelftest(curve: string, count: number, seed: number): SelftestResult | undefined; // G1 add by a quad of lanes; undefined without CUDA
+  gpuQuadSelftest(curve: string, count: number, seed: number): SelftestResult | undefined; // G1 adds by a quad of lanes (XYZZ, RCB); undefined without CUDA
   // Takes all but leaveFreeBytes of a CUDA device's free memory until releaseDevice (undefined without CUDA).
   occupyDevice(device: number, leaveFreeBytes: number): number | undefined;
   releaseDevice(handle: number): void;
