@@ -16,6 +16,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -153,6 +154,21 @@ class HostBytes {
     const size_t units = (size + kUnit - 1) / kUnit;
     kept_ranges(units, int(std::min(hc ? hc : 1u, kMaxThreads)), kPiece / kUnit,
                 [&](size_t a, size_t b) { fn(a * kUnit, std::min(size, b * kUnit)); });
+  }
+
+  // fn(lo, hi) for each chunk [k·chunk, (k + 1)·chunk) ∩ [0, size) (chunk a multiple of kUnit),
+  // the chunks claimed in ascending order by up to kMaxThreads kept threads: the copy's front moves
+  // through the range in order, so a consumer that follows it (a DMA) can start on its first
+  // chunks while the others are copied.
+  template <class Fn>
+  static void split_chunks(size_t size, size_t chunk, Fn&& fn) {
+    const size_t chunks = (size + chunk - 1) / chunk;
+    const unsigned hc = std::thread::hardware_concurrency();
+    const int threads = int(std::min<size_t>(std::min<size_t>(hc ? hc : 1u, kMaxThreads), chunks));
+    std::atomic<size_t> next{0};
+    KeptThreads::run(threads, [&](int) {
+      for (size_t k; (k = next.fetch_add(1)) < chunks;) fn(k * chunk, std::min(size, (k + 1) * chunk));
+    });
   }
 
   // [lo, hi) of src into dst at the same offsets, kPiece by kPiece, each piece inspected once written.

@@ -450,14 +450,17 @@ class CudaEngine final : public Engine {
   }
 
   // Bytes [from, to) of src → pinned stage → device dst (all three at the same offsets) on
-  // copy_stream_: host threads copy a range each into stage chunk by chunk with non-temporal stores
-  // (HostBytes::stream_range, which shows inspect the pieces its filter flags) and queue that
-  // chunk's DMA at once, so the copies run in parallel and overlap the transfers; kChunk = 2 MiB,
-  // as the first DMA waits for the threads' first chunks (4 MiB: 3–13 % longer to copy 32–512 MiB
-  // beside the DMA). Up to kOneDma bytes the threads only copy and the caller queues one DMA: the
-  // threads' DMAs of ≥ 256 KiB each kept the calling thread, the JS thread at call time,
-  // 0.3–0.8 ms at 2^16–2^18 scalars against 0.19–0.35 ms so, for the same time to the result
-  // (bench/gpu-notes.md). Stops at the first CUDA error, which it returns.
+  // copy_stream_: host threads copy it into stage with non-temporal stores (HostBytes::stream_range,
+  // which shows inspect the pieces its filter flags), and the DMA follows the copy's front. Up to
+  // kOneDma bytes the threads only copy and the caller queues one DMA: the threads' DMAs of ≥ 256
+  // KiB each kept the calling thread, the JS thread at call time, 0.3–0.8 ms at 2^16–2^18 scalars
+  // against 0.19–0.35 ms so, for the same time to the result (bench/gpu-notes.md). Above it the
+  // threads take kFlow chunks in ascending order (HostBytes::split_chunks), and whichever thread
+  // finds, after its chunk, at least kChunk copied ahead of the DMAs queued so far (and the queue
+  // free) queues one DMA for all of it; the rest is queued once the copy is done. So the first DMA
+  // starts after ~kChunk is copied, not after each thread's whole share (BN254 2^20's first piece:
+  // 9.4 MB, whose DMA waited for its copy, 0.4–0.6 ms, bench/gpu-notes.md). Stops queueing at the
+  // first CUDA error, which it returns; the copy is whole either way.
   cudaError_t stage_and_copy(uint8_t* dst, uint8_t* stage, const uint8_t* src, size_t from, size_t to,
                              const HostBytes::Inspect& inspect) {
     if (to - from <= kOneDma) {
@@ -466,18 +469,32 @@ class CudaEngine final : public Engine {
       });
       return queue_dma(dst + from, stage + from, to - from);
     }
-    std::atomic<int> failed{cudaSuccess};
-    HostBytes::split(to - from, [&](size_t lo, size_t hi) {
-      lo += from, hi += from;
+    const size_t chunks = (to - from + kFlow - 1) / kFlow;
+    std::unique_ptr<std::atomic<bool>[]> copied(new std::atomic<bool>[chunks]);
+    for (size_t k = 0; k < chunks; ++k) copied[k].store(false, std::memory_order_relaxed);
+    std::mutex queueing;
+    size_t queued = 0;  // chunks whose DMA is queued, a prefix; under `queueing`
+    cudaError_t failed = cudaSuccess;  // under `queueing`
+    // Under `queueing`: one DMA for the copied chunks from `queued` on, if they reach `least` bytes.
+    auto queue_copied = [&](size_t least) {
+      size_t k = queued;
+      while (k < chunks && copied[k].load(std::memory_order_acquire)) ++k;
+      const size_t lo = from + queued * kFlow, hi = std::min(to, from + k * kFlow);
+      if (k == queued || hi - lo < least || failed != cudaSuccess) return;
       cudaError_t e = cudaSetDevice(device_);
-      for (size_t off = lo; off < hi && e == cudaSuccess; off += kChunk) {
-        const size_t end = std::min(hi, off + kChunk);
-        HostBytes::stream_range(stage, src, off, end, inspect);
-        e = queue_dma(dst + off, stage + off, end - off);
-      }
-      if (e != cudaSuccess) failed = e;
+      if (e == cudaSuccess) e = queue_dma(dst + lo, stage + lo, hi - lo);
+      failed = e;
+      queued = k;
+    };
+    HostBytes::split_chunks(to - from, kFlow, [&](size_t lo, size_t hi) {
+      HostBytes::stream_range(stage, src, from + lo, from + hi, inspect);  // fenced before it returns
+      copied[lo / kFlow].store(true, std::memory_order_release);
+      std::unique_lock<std::mutex> lock(queueing, std::try_to_lock);
+      if (lock.owns_lock()) queue_copied(kChunk);
     });
-    return cudaError_t(failed.load());
+    std::lock_guard<std::mutex> lock(queueing);
+    queue_copied(1);
+    return failed;
   }
 
   // Host → device on copy_stream_; under MSM_CUDA_PROFILE the call's own time is added to dma_queue_ns_.
@@ -535,7 +552,7 @@ class CudaEngine final : public Engine {
   Workspace<G> w_;
   std::unique_ptr<Stream> stream_, copy_stream_;
   static constexpr size_t kSlice = size_t(1) << 20, kChunk = size_t(2) << 20;
-  static constexpr size_t kOneDma = size_t(8) << 20;  // stage_and_copy
+  static constexpr size_t kOneDma = size_t(8) << 20, kFlow = size_t(128) << 10;  // stage_and_copy
   PinnedBuffer<uint8_t> pinned_in_[2];  // staging for scalars not in a lent buffer
   PinnedBuffer<X> pinned_out_;
   std::shared_ptr<PinnedLender> lender_;  // null for inputs under kSlice
