@@ -1,6 +1,7 @@
-// The assertion most error tests make: a call rejects with an MsmError of this code and index.
+// Shared assertions: a call rejects with an MsmError of a code and index; a native self-test passed.
 
 import { MsmContext, MsmError, type MsmErrorCode } from '../../lib';
+import type { SelftestResult } from './testing';
 
 /**
  * p rejects with an MsmError of `code` and `index` (undefined: none), its message matching
@@ -18,4 +19,16 @@ export async function rejects(p: Promise<unknown>, code: MsmErrorCode, index?: n
   expect({ code: (e as MsmError).code, index: (e as MsmError).index }).toEqual({ code, index });
   if (message) expect((e as MsmError).message).toMatch(message);
   return e as MsmError;
+}
+
+/**
+ * A native self-test's result (test/native): returned, no mismatch (the first one's description
+ * shown), and `checked` exactly `count` or, with 'at least', no fewer.
+ */
+export function expectSelftest(r: SelftestResult | undefined, count: number, how: 'exactly' | 'at least' = 'exactly'): void {
+  expect(r).toBeDefined();
+  expect(r!.first).toBe('');
+  expect(r!.mismatches).toBe(0);
+  if (how === 'exactly') expect(r!.checked).toBe(count);
+  else expect(r!.checked).toBeGreaterThanOrEqual(count);
 }
