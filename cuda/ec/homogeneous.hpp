@@ -138,13 +138,18 @@ struct Homogeneous {
   static_assert(F::kRoom >= 5, "Homogeneous::finish: 3·X1X2 and t4 unreduced need R/p above 5");
   MSM_HD MSM_INLINE static Homogeneous finish(const F& x1x2, const F& t1_in, const F& z1z2, const F& t3, const F& t4,
                                               const F& y3_in) {
-    const F t0 = F::sum_unreduced(F::sum_unreduced(x1x2, x1x2), x1x2);
-    const F t2 = mul_b3(z1z2);
-    const F z3 = t1_in + t2;
-    const F t1 = t1_in - t2;
-    const F y3 = mul_b3(y3_in);
+    const Tail u = tail(x1x2, t1_in, z1z2, y3_in);
     // Each coordinate a sum of two products: one reduction each (lazy reduction, §3.2).
-    return Homogeneous{F::mul_add(t3, t1, t4, -y3), F::mul_add(t1, z3, y3, t0), F::mul_add(z3, t4, t0, t3)};
+    return Homogeneous{F::mul_add(t3, u.t1, t4, -u.y3), F::mul_add(u.t1, u.z3, u.y3, u.t0), F::mul_add(u.z3, t4, u.t0, t3)};
+  }
+  // finish's values before its three sums (X3 = t3·t1 − t4·y3, Y3 = t1·z3 + y3·t0, Z3 = z3·t4 +
+  // t0·t3), for ec/quad.cuh, whose lanes take a sum each.
+  struct Tail {
+    F t0, t1, z3, y3;
+  };
+  MSM_HD MSM_INLINE static Tail tail(const F& x1x2, const F& t1_in, const F& z1z2, const F& y3_in) {
+    const F t2 = mul_b3(z1z2);
+    return Tail{F::sum_unreduced(F::sum_unreduced(x1x2, x1x2), x1x2), t1_in - t2, t1_in + t2, mul_b3(y3_in)};
   }
 
   // mmadd-1998-cmo: p + q for affine p, q with x_p ≠ x_q (the caller checks): 5M + 2S.

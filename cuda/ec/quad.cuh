@@ -128,14 +128,20 @@ __device__ typename G::field add_by_quad(const Homogeneous<G>* a, const Homogene
   const F t4 = quad_shfl(m2, 0, mask) - (t1 + t2);
   const F y3 = quad_shfl(m2, 1, mask) - (t0 + t2);
   // Homogeneous::finish, a coordinate's sum of two products a lane
-  const F t0x3 = t0.dbl() + t0;
-  const F b3z = H::mul_b3(t2);
-  const F z3 = t1 + b3z, t1m = t1 - b3z;
-  const F b3y = H::mul_b3(y3);
-  const F r = F::mul_add(by_lane(q, t3, t1m, z3, z3), by_lane(q, t1m, z3, t4, t4), by_lane(q, t4, b3y, t0x3, t0x3),
-                         by_lane(q, F(-b3y), t0x3, t3, t3));
+  const typename H::Tail u = H::tail(t0, t1, t2, y3);
+  const F r = F::mul_add(by_lane(q, t3, u.t1, u.z3, u.z3), by_lane(q, u.t1, u.z3, t4, t4),
+                         by_lane(q, t4, u.y3, u.t0, u.t0), by_lane(q, F(-u.y3), u.t0, t3, t3));
   __syncwarp(mask);  // the quad has read *a and *b: a lane may now store over them
   return r;
+}
+
+// *a += *b (a ≠ b) in place by the quad, lanes 0 … 2 storing the coordinate add_by_quad gave them:
+// the constant-time mode's rounds of the bucket reduction (reduce.cu), as add_to_by_quad's XYZZ.
+template <class G>
+__device__ void add_to_by_quad(Homogeneous<G>* a, const Homogeneous<G>* b) {
+  const typename G::field c = add_by_quad(a, b);
+  const unsigned lane = threadIdx.x & 3u;
+  if (lane < 3) (&a->X)[lane] = c;
 }
 
 }  // namespace msm::ec

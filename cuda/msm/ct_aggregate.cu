@@ -52,10 +52,6 @@ struct QuadPart {
   __device__ __forceinline__ void store(P* p, const typename P::field& v) const {
     if (lane < 3) (&p->X)[lane] = v;
   }
-  template <class V>
-  __device__ __forceinline__ static V select(bool c, const V& a, const V& b) {
-    return V::select(c, a, b);
-  }
   __device__ __forceinline__ bool lead() const { return lane == 3; }
 };
 

@@ -80,10 +80,6 @@ struct WholePoints {
   MSM_HD MSM_INLINE static void store(P* p, const P& v) {
     *p = v;
   }
-  template <class V>
-  MSM_HD MSM_INLINE static V select(bool c, const V& a, const V& b) {
-    return V::select(c, a, b);
-  }
   MSM_HD MSM_INLINE static bool lead() { return true; }  // stores the index
 };
 template <class P, class BucketAt, class Op = WholePoints>
@@ -97,10 +93,10 @@ MSM_HD MSM_INLINE void ct_pair(P* buf, uint32_t* index, uint32_t base, uint32_t 
   // h_L and t_R: in the slots the OUTs may use only where d = 1, and then they are t_L and h_R
   const V h1 = q ? op.load(buf + base) : t1;
   const V t2 = q ? op.load(buf + base + d + q) : h2;
-  op.store(ct_out(bucket_at, kl1, eq ? !single1 && !single2 : !single1, buf + base + q), op.select(eq, s, t1));
+  op.store(ct_out(bucket_at, kl1, eq ? !single1 && !single2 : !single1, buf + base + q), V::select(eq, s, t1));
   op.store(ct_out(bucket_at, kf2, !eq && !single2, buf + base + d), h2);
-  op.store(buf + base, op.select(eq && single1, s, h1));
-  op.store(buf + base + d, op.select(eq && single2, s, t2));
+  op.store(buf + base, V::select(eq && single1, s, h1));
+  op.store(buf + base + d, V::select(eq && single2, s, t2));
   if (op.lead()) index[base + d] = kl2 == 0 ? kl1 : kl2;
 }
 

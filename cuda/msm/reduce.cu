@@ -7,7 +7,6 @@
 // dbl-2008-s-1; in the constant-time mode the buckets are homogeneous and every step is a complete
 // formula (RCB Alg. 7 and 9), so no step branches on O or on equal operands.
 #include <algorithm>
-#include <type_traits>
 
 #include <cooperative_groups.h>
 
@@ -35,8 +34,8 @@ __device__ __forceinline__ ec::XYZZ<typename G::field> as_xyzz(const ec::Homogen
 // lane would hold both Fp2 points (192 registers at BLS12-381, where its serial kernel takes up to
 // 255; ec/G2.md). RCB by a quad with every lane holding both points and getting the whole sum
 // measured slower than one thread (ncu, H100, reduce_kernel: BLS12-381 2^16 528 → 563 µs, 2^20
-// 671 → 737; BN254 278 → 288, 361 → 365; bench/gpu-notes.md); add_by_quad reads each lane's own
-// operands and gives it one coordinate, which it stores.
+// 671 → 737; BN254 278 → 288, 361 → 365; bench/gpu-notes.md); add_to_by_quad's lanes read their
+// own operands and store one coordinate each.
 template <class X>
 constexpr int round_log_lanes() {
   return ff::is_fp2<typename X::field> ? 0 : 2;
@@ -45,12 +44,8 @@ constexpr int round_log_lanes() {
 // B[k.dst] += B[k.src] by the calling thread, or by its quad (every lane of which calls it for k).
 template <class X>
 __device__ __forceinline__ void round_add(X* B, const Task& k) {
-  if constexpr (round_log_lanes<X>() == 2 && std::is_same_v<X, ec::XYZZ<typename X::field>>) {
+  if constexpr (round_log_lanes<X>() == 2) {
     ec::add_to_by_quad(B + k.dst, B + k.src);
-  } else if constexpr (round_log_lanes<X>() == 2) {
-    const typename X::field c = ec::add_by_quad(B + k.dst, B + k.src);
-    const unsigned lane = threadIdx.x & 3u;
-    if (lane < 3) (&B[k.dst].X)[lane] = c;  // X3, Y3, Z3 (lane 3 holds Z3 too)
   } else {
     B[k.dst] = B[k.dst].add(B[k.src]);
   }

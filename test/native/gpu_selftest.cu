@@ -223,9 +223,10 @@ FieldSelftest run_fp2(size_t count, uint64_t seed) {
 
 // ---- G1 addition by a quad of lanes (ec/quad.cuh) -------------------------------------------------
 // out[i] = a[i] + b[i] by the quad of threads 4i … 4i+3 (blocks of whole quads, so the quad
-// exits together): lane 0 copies a[i] to out[i], which the quad then adds b[i] to in place.
-template <class F>
-__global__ void quad_kernel(const ec::XYZZ<F>* a, const ec::XYZZ<F>* b, ec::XYZZ<F>* out, size_t n) {
+// exits together): lane 0 copies a[i] to out[i], which the quad then adds b[i] to in place
+// (add_to_by_quad: XYZZ, or homogeneous by RCB Alg. 7 through add_by_quad).
+template <class P>
+__global__ void quad_kernel(const P* a, const P* b, P* out, size_t n) {
   const size_t i = (size_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 2;
   if (i >= n) return;
   if ((threadIdx.x & 3u) == 0) out[i] = a[i];
@@ -236,18 +237,6 @@ __global__ void quad_kernel(const ec::XYZZ<F>* a, const ec::XYZZ<F>* b, ec::XYZZ
 template <class F>
 std::string hex(const ec::XYZZ<F>& p) {
   return "(" + hex(p.X) + ", " + hex(p.Y) + ", " + hex(p.ZZ) + ", " + hex(p.ZZZ) + ")";
-}
-
-// The same pairs in homogeneous coordinates, out[i] = a[i] + b[i] by RCB Alg. 7 on the quad of
-// threads 4i … 4i+3 (ec::add_by_quad, §5's tree), lane e < 3 storing coordinate e.
-template <class G>
-__global__ void quad_homogeneous_kernel(const ec::Homogeneous<G>* a, const ec::Homogeneous<G>* b,
-                                        ec::Homogeneous<G>* out, size_t n) {
-  const size_t i = (size_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 2;
-  if (i >= n) return;
-  const unsigned lane = threadIdx.x & 3u;
-  const typename G::field c = ec::add_by_quad(a + i, b + i);
-  if (lane < 3) (&out[i].X)[lane] = c;
 }
 
 template <class G>
@@ -263,16 +252,16 @@ ec::Homogeneous<G> homogeneous_of(const ec::XYZZ<typename G::field>& p) {
   return ec::Homogeneous<G>{p.X * p.ZZZ, p.Y * p.ZZ, p.ZZ * p.ZZZ};
 }
 
-// got[i] = a[i] + b[i] by `launch` on the device against the host's a[i].add(b[i]), every
+// got[i] = a[i] + b[i] by quad_kernel on the device against the host's a[i].add(b[i]), every
 // coordinate (canonical field elements: equal words); counted into r, the first mismatch described.
-template <class P, class Launch>
-void check_quad_sums(FieldSelftest& r, const std::string& what, const std::vector<P>& a, const std::vector<P>& b,
-                     Launch launch) {
+template <class P>
+void check_quad_sums(FieldSelftest& r, const std::string& what, const std::vector<P>& a, const std::vector<P>& b) {
   const size_t n = a.size();
   DeviceBuffer<P> da(n), db(n), dout(n);
   MSM_CUDA_CHECK(cudaMemcpy(da.get(), a.data(), n * sizeof(P), cudaMemcpyHostToDevice));
   MSM_CUDA_CHECK(cudaMemcpy(db.get(), b.data(), n * sizeof(P), cudaMemcpyHostToDevice));
-  launch(da.get(), db.get(), dout.get(), n);
+  quad_kernel<P><<<blocks_for(4 * n, 128), 128>>>(da.get(), db.get(), dout.get(), n);
+  MSM_LAUNCH_CHECK("quad_kernel");
   MSM_CUDA_CHECK(cudaDeviceSynchronize());
   std::vector<P> got(n);
   MSM_CUDA_CHECK(cudaMemcpy(got.data(), dout.get(), n * sizeof(P), cudaMemcpyDeviceToHost));
@@ -311,18 +300,11 @@ FieldSelftest run_quad(size_t count, uint64_t seed) {
   // The quad computes add-2008-s's values (its ZZZ3 as (ZZZ1·ZZZ2·P)·PP), so its sum is the serial
   // one coordinate for coordinate; so does RCB Alg. 7's, on the same pairs in homogeneous coordinates.
   FieldSelftest r;
-  check_quad_sums(r, std::string(G::name) + " quad add", a, b, [](const X* da, const X* db, X* dout, size_t m) {
-    quad_kernel<F><<<blocks_for(4 * m, 128), 128>>>(da, db, dout, m);
-    MSM_LAUNCH_CHECK("quad_kernel");
-  });
+  check_quad_sums(r, std::string(G::name) + " quad add", a, b);
   using H = ec::Homogeneous<G>;
   std::vector<H> ha(n), hb(n);
   for (size_t i = 0; i < n; ++i) ha[i] = homogeneous_of<G>(a[i]), hb[i] = homogeneous_of<G>(b[i]);
-  check_quad_sums(r, std::string(G::name) + " quad homogeneous add", ha, hb,
-                  [](const H* da, const H* db, H* dout, size_t m) {
-                    quad_homogeneous_kernel<G><<<blocks_for(4 * m, 128), 128>>>(da, db, dout, m);
-                    MSM_LAUNCH_CHECK("quad_homogeneous_kernel");
-                  });
+  check_quad_sums(r, std::string(G::name) + " quad homogeneous add", ha, hb);
   return r;
 }
 
