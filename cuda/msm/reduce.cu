@@ -1,8 +1,9 @@
 // Bucket reduction, Chen et al. §3.4: for large windows first the chunk level (chunk_kernel, one
 // thread per chunk of 2^l buckets), then one cooperative launch (grid = co-resident blocks from the
 // occupancy API × SMs; block barriers between the first rounds, grid barriers after): the layered
-// suffix sums, B̂_1 saved, the summation tree, then Q_j = 2^l·(2·Σ B̂ − B̂_1) + Σ D per window, or
-// 2^l·Σ B̂ + Σ D for the one bucket set of shared buckets (schedule in reduce.cuh). Additions are
+// suffix sums, B̂_1 saved (and after a chunk level set to O), the summation tree, then Q_j =
+// 2·(2^l·Σ B̂ + Σ T) − B̂_1 per window, or 2^l·Σ B̂ + Σ T for the one bucket set of shared buckets
+// (reduce.cuh window_sum; without a chunk level 2·Σ B̂ − B̂_1, or Σ B̂). Additions are
 // add-2008-s (12M + 2S; in G1's rounds by a quad of lanes each, ec/quad.cuh), the doubling
 // dbl-2008-s-1; in the constant-time mode the buckets are homogeneous and every step is a complete
 // formula (RCB Alg. 7 and 9), so no step branches on O or on equal operands.
@@ -52,16 +53,16 @@ __device__ __forceinline__ void round_add(X* B, const Task& k) {
 }
 
 // The chunk level (reduce.cuh, l > 0): thread (j, k) turns positions [kL, kL + L) of window j into
-// R_k and D_k. Every thread runs the same 2L − 1 additions, so the grid is one even wave.
+// R_k and T_k. Every thread runs the same 2(L − 1) additions, so the grid is one even wave.
 template <class X>
 __global__ void __launch_bounds__(kRedBlock) chunk_kernel(const X* __restrict__ buckets, X* __restrict__ sums,
-                                                          X* __restrict__ rest, int l, bool odd, uint64_t chunks) {
+                                                          X* __restrict__ rest, int l, uint64_t chunks) {
   const uint64_t t = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= chunks) return;
-  chunk_sums(buckets + (t << l), l, odd, sums + t, rest + t);
+  chunk_sums(buckets + (t << l), l, sums + t, rest + t);
 }
 
-// What the layered rounds run on: K = 2^log_k points per window, the chunk sums R_k with their D_k
+// What the layered rounds run on: K = 2^log_k points per window, the chunk sums R_k with their T_k
 // (`rest`) for l > 0, else the buckets themselves (X: the mode's bucket type).
 template <class X>
 struct Rounds {
@@ -93,11 +94,13 @@ __device__ __noinline__ void store_window_sum_outlined(const Workspace<G>& w, co
   store_window_sum(w, in, bhat1, j);
 }
 
-// The layered rounds and the summation tree over rounds_of(w), the tree also summing the D_k when
+// The layered rounds and the summation tree over rounds_of(w), the tree also summing the T_k when
 // there are some, each task by 2^q threads (round_log_lanes: a quad for G1's XYZZ buckets). Rounds
 // 1 … b of each phase run block-locally (reduce.cuh local_rounds: a block's 2^(kRedLog − q) tasks
 // cover whole groups of 2^b positions), the rest with grid barriers: 2(log2 K − b) + 2 grid
-// barriers in all. B̂_1 is saved by the thread whose first tree task writes position 0.
+// barriers in all. B̂_1 is saved, and after a chunk level position 0 set to O (reduce.cuh
+// tree_drops_first), by the thread whose first tree task writes position 0, before its block's
+// first tree round.
 template <class G, class X>
 __global__ void __launch_bounds__(kRedBlock, red_min_blocks(G::field::N, ff::is_fp2<typename G::field>))
     reduce_kernel(Workspace<G> w) {
@@ -143,7 +146,11 @@ __global__ void __launch_bounds__(kRedBlock, red_min_blocks(G::field::N, ff::is_
     const uint32_t i = t & ((1u << log_lanes) - 1), g = gi & ((1u << log_groups) - 1);
     const uint32_t aj = gi >> log_groups, a = aj / W, j = aj % W;
     X* B = (on && a ? rest : buckets) + (on ? size_t(j) * K : 0);
-    if (on && a == 0 && g == 0 && i == 0 && (threadIdx.x & ((1u << q) - 1)) == 0) bhat1[j] = B[0];
+    if (on && a == 0 && g == 0 && i == 0 && (threadIdx.x & ((1u << q) - 1)) == 0) {
+      bhat1[j] = B[0];
+      if (tree_drops_first(in.l)) B[0] = X::infinity();
+    }
+    if (tree_drops_first(in.l)) __syncthreads();  // the quad's other lanes read position 0 next
     for (int r = 1; r <= b; ++r) {
       if (on && tree_local_active(b, r, i)) round_add(B, tree_local_task(b, r, g, i));
       __syncthreads();
@@ -178,7 +185,7 @@ void launch_reduce_on(const Workspace<G>& w, int device, cudaStream_t s) {
   if (in.l > 0) {
     const uint64_t chunks = uint64_t(w.W) << log_k;
     chunk_kernel<X><<<unsigned((chunks + kRedBlock - 1) / kRedBlock), kRedBlock, 0, s>>>(
-        reinterpret_cast<const X*>(w.buckets), in.points, in.rest, in.l, !w.shared_buckets, chunks);
+        reinterpret_cast<const X*>(w.buckets), in.points, in.rest, in.l, chunks);
     MSM_LAUNCH_CHECK("chunk_kernel");
   }
   MSM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, reduce_kernel<G, X>, kRedBlock, 0));

@@ -7,11 +7,14 @@
 // Chunk level (l > 0; plan.cpp picks l so that W·M/2^l threads fill the device). The layered
 // rounds cost M/2 additions each, log2 M of them, so for the large M of c > 16 the positions are
 // first cut into K = M/L chunks of L = 2^l, one thread each running the serial running sum over its
-// chunk (2L additions, the summation-by-parts of bucket reduction): with p = kL + i,
-//   R_k = Σ_i B_{kL+i},   A_k = Σ_i (a·i+1)·B_{kL+i} = a·Σ_i (i+1)·B_{kL+i} − (a−1)·R_k,
-//   Q_j = Σ_k (a·kL·R_k + A_k) = L·Σ_k (a·k+1)·R_k + Σ_k D_k,   D_k = A_k − L·R_k,
-// so the layered reduction below runs on the K points R_k (its Q is Σ_k (a·k+1)·R_k), the summation
-// tree also sums the D_k, and Q_j = 2^l·Q_R + Σ_k D_k. l = 0 is the plain §3.4 reduction.
+// chunk (2(L − 1) additions, the summation-by-parts of bucket reduction): with p = kL + i,
+//   R_k = Σ_i B_{kL+i},   T_k = Σ_i (i+1)·B_{kL+i},   Σ_i (a·i+1)·B_{kL+i} = a·T_k − (a−1)·R_k,
+//   Q_j = Σ_k (a·kL·R_k + a·T_k − (a−1)·R_k) = a·(L·Σ_k k·R_k + Σ_k T_k) − (a−1)·Σ_k R_k,
+// so the layered reduction below runs on the K points R_k, whose suffix sums give
+// Σ_k k·R_k = Σ_{k ≥ 1} B̂_k and Σ_k R_k = B̂_0, and the summation tree also sums the T_k. The chunk
+// threads end with their running sums: every doubling by L sits in the one thread of window_sum,
+// not on each chunk's chain (l + 2 serial steps a chunk before, bench/gpu-notes.md). l = 0 is the
+// plain §3.4 reduction.
 //
 // Layered suffix sums, rounds r = 1 … log2 K, K/2 tasks each, one addition per task:
 //   baseline = 2^r·⌊t/2^(r−1)⌋ + 2^(r−1),  offset = (t mod 2^(r−1)) + 1,
@@ -24,6 +27,8 @@
 //   B[t·2^r] += B[t·2^r + 2^(r−1)],
 // so position 0 ends with Σ_p B̂_p = Σ_p (p+1)·B_p. With B̂_0 saved before the tree,
 //   Q = a·Σ_p B̂_p − (a−1)·B̂_0 = Σ_p (a·p+1)·B_p        (a = 2: §3.4, last paragraph).
+// After a chunk level position 0 is set to O once B̂_0 is saved, so the tree ends with
+// Σ_{k ≥ 1} B̂_k, and Q = a·(2^l·Σ_{k ≥ 1} B̂_k + Σ_k T_k) − (a−1)·B̂_0.
 // The windows then combine by Horner: Q = Σ_j 2^(jc)·Q_j (one window where they share the buckets).
 #pragma once
 
@@ -69,29 +74,34 @@ MSM_HD MSM_INLINE Task tree_local_task(int b, int r, uint32_t g, uint32_t i) {
 }
 
 // The chunk level for one chunk B[0, 2^l) (X: a point type with add, dbl and negation, or an
-// integer stand-in in the host tests): *R = Σ_i B_i and *D = Σ_i (a·i + 1 − 2^l)·B_i (a = 2 for
-// odd, else 1), by the running sum from the top (s = Σ_{q ≥ i} B_q, t = Σ_i (i+1)·B_i): 2(L − 1)
-// additions, then D = a·t − (2^l + a − 1)·R in l + 1 doublings and 2 additions.
+// integer stand-in in the host tests): *R = Σ_i B_i and *T = Σ_i (i+1)·B_i, by the running sum from
+// the top (s = Σ_{q ≥ i} B_q, t += s): 2(L − 1) additions, whose chain is the L − 1 of s and one.
 template <class X>
-MSM_HD MSM_INLINE void chunk_sums(const X* B, int l, bool odd, X* R, X* D) {
+MSM_HD MSM_INLINE void chunk_sums(const X* B, int l, X* R, X* T) {
   const uint32_t L = 1u << l;
   X s = B[L - 1], t = s;
   for (uint32_t i = L - 1; i-- > 0;) {
     s = s.add(B[i]);
     t = t.add(s);
   }
-  X lr = s;
-  for (int k = 0; k < l; ++k) lr = lr.dbl();
-  *D = odd ? t.dbl().add(-(lr.add(s))) : t.add(-lr);
   *R = s;
+  *T = t;
 }
 
-// Q_j from the reduction of the chunk sums: 2^l·(a·Σ B̂ − (a−1)·B̂_0) + Σ_k D_k (D absent for l = 0).
+// Whether the tree's position 0 is set to O once B̂_0 is saved: after a chunk level (l > 0).
+MSM_HD MSM_INLINE bool tree_drops_first(int l) { return l > 0; }
+
+// Q_j from the tree's total and B̂_0: without a chunk level (tsum null) total = Σ_p B̂_p and
+// Q = a·total − (a−1)·B̂_0; after one total = Σ_{k ≥ 1} B̂_k, *tsum = Σ_k T_k and
+// Q = a·(2^l·total + Σ_k T_k) − (a−1)·B̂_0 (a = 2 for odd, else 1).
 template <class X>
-MSM_HD MSM_INLINE X window_sum(const X& total, const X& bhat0, int l, bool odd, const X* dsum) {
-  X q = odd ? total.dbl().add(-bhat0) : total;
-  for (int k = 0; k < l; ++k) q = q.dbl();
-  return dsum ? q.add(*dsum) : q;
+MSM_HD MSM_INLINE X window_sum(const X& total, const X& bhat0, int l, bool odd, const X* tsum) {
+  X q = total;
+  if (tsum) {
+    for (int k = 0; k < l; ++k) q = q.dbl();
+    q = q.add(*tsum);
+  }
+  return odd ? q.dbl().add(-bhat0) : q;
 }
 
 }  // namespace msm::gpu

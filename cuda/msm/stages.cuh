@@ -83,7 +83,7 @@ struct Workspace {
   uint4* heavy = nullptr;          // [W·M] buckets left to the block-wide path: {j·M + p, t0, t1, 0}
   uint32_t* heavy_count = nullptr;
   X* chunk_sums = nullptr;         // [W·M/2^l] R_k of the chunk level (l > 0; constant_time: of HomOf<G>)
-  X* chunk_rest = nullptr;         // [W·M/2^l] D_k
+  X* chunk_rest = nullptr;         // [W·M/2^l] T_k
   X* bhat1 = nullptr;              // [W] B̂_1 of each window: the suffix sum of all its buckets (§3.4)
   X* window_sums = nullptr;        // [W] Q_j
   MSM_HD int log_m() const { return log2_buckets(c, shared_buckets); }

@@ -436,11 +436,12 @@ struct IntPoint {
 // total, q }: the reduction's sequence on integers mod 2^64, as reduce_kernel runs it, for M = 2^(c−2)
 // odd-digit buckets (Q = Σ (2p+1)·B_p) or, shared, M = 2^(c−1) plain ones (Q = Σ (p+1)·B_p): for
 // l > 0 the chunk level (chunk_sums per chunk of 2^l buckets), then on the M/2^l chunk sums (or the
-// buckets) the layered rounds, B̂_1 saved, the tree (also over the D_k), and Q = window_sum. Rounds 1 … b of each
-// phase run group by group (reduce.cuh local_rounds: all of a group's rounds before the next group's,
-// as one block runs them), the rest round by round; groups and tasks in order or in reverse (a
-// group must touch only its own positions, a round's tasks must be independent). suffix, bhat1 and
-// total are those of the points the layered rounds ran on.
+// buckets) the layered rounds, B̂_1 saved (then O at position 0 after a chunk level), the tree
+// (also over the T_k), and Q = window_sum. Rounds 1 … b of each phase run group by group
+// (reduce.cuh local_rounds: all of a group's rounds before the next group's, as one block runs
+// them), the rest round by round; groups and tasks in order or in reverse (a group must touch only
+// its own positions, a round's tasks must be independent). suffix and bhat1 are those of the points
+// the layered rounds ran on, total the tree's (Σ_{k ≥ 1} B̂_k after a chunk level).
 Napi::Value reduce_integers(const Napi::CallbackInfo& cb) {
   const int c = window_arg(cb, 0);
   auto in = typed_arg<Napi::BigUint64Array>(cb, 1, "buckets");
@@ -453,14 +454,14 @@ Napi::Value reduce_integers(const Napi::CallbackInfo& cb) {
   if (b > log_m - l) fail(cb.Env(), "b must be at most log2 M − l");
   const uint32_t M = 1u << log_m;
   if (in.ElementLength() != M) fail(cb.Env(), "expected 2^(c−2) buckets (2^(c−1) shared)");
-  std::vector<IntPoint> B(M), D;
+  std::vector<IntPoint> B(M), T;
   for (uint32_t p = 0; p < M; ++p) B[p].v = in.Data()[p];
   const int log_k = log_m - l;
   const uint32_t K = 1u << log_k;
   if (l > 0) {
     std::vector<IntPoint> R(K);
-    D.resize(K);
-    for (uint32_t k = 0; k < K; ++k) gpu::chunk_sums(B.data() + (size_t(k) << l), l, !shared, &R[k], &D[k]);
+    T.resize(K);
+    for (uint32_t k = 0; k < K; ++k) gpu::chunk_sums(B.data() + (size_t(k) << l), l, &R[k], &T[k]);
     B = R;
   }
   auto order = [&](uint32_t count, uint32_t i) { return reverse ? count - 1 - i : i; };
@@ -483,7 +484,10 @@ Napi::Value reduce_integers(const Napi::CallbackInfo& cb) {
   IntPoint bhat1;
   for (uint32_t gi = 0; gi < groups; ++gi) {
     const uint32_t g = order(groups, gi);
-    if (g == 0) bhat1 = B[0];
+    if (g == 0) {
+      bhat1 = B[0];
+      if (gpu::tree_drops_first(l)) B[0] = IntPoint{};
+    }
     for (int r = 1; r <= b; ++r) {
       const uint32_t active = [&] {
         uint32_t n = 0;
@@ -491,19 +495,19 @@ Napi::Value reduce_integers(const Napi::CallbackInfo& cb) {
         return n;
       }();
       run(B, active, [&](uint32_t i) { return gpu::tree_local_task(b, r, g, i); });
-      if (l > 0) run(D, active, [&](uint32_t i) { return gpu::tree_local_task(b, r, g, i); });
+      if (l > 0) run(T, active, [&](uint32_t i) { return gpu::tree_local_task(b, r, g, i); });
     }
   }
   for (int r = b + 1; r <= log_k; ++r) {
     run(B, gpu::tree_tasks(log_k, r), [&](uint32_t t) { return gpu::tree_task(r, t); });
-    if (l > 0) run(D, gpu::tree_tasks(log_k, r), [&](uint32_t t) { return gpu::tree_task(r, t); });
+    if (l > 0) run(T, gpu::tree_tasks(log_k, r), [&](uint32_t t) { return gpu::tree_task(r, t); });
   }
   Napi::Env env = cb.Env();
   auto o = Napi::Object::New(env);
   o.Set("suffix", u64_array(env, suffix));
   o.Set("bhat1", Napi::BigInt::New(env, bhat1.v));
   o.Set("total", Napi::BigInt::New(env, B[0].v));
-  o.Set("q", Napi::BigInt::New(env, gpu::window_sum(B[0], bhat1, l, !shared, l > 0 ? &D[0] : nullptr).v));
+  o.Set("q", Napi::BigInt::New(env, gpu::window_sum(B[0], bhat1, l, !shared, l > 0 ? &T[0] : nullptr).v));
   return o;
 }
 
