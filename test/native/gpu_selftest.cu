@@ -14,9 +14,15 @@
 namespace msm::gpu {
 namespace {
 
+// 3x left unreduced (below 3p), as Homogeneous::tail's 3·X1X2.
+template <class F>
+__device__ F triple_unreduced(const F& x) {
+  return F::sum_unreduced(F::sum_unreduced(x, x), x);
+}
+
 template <class F>
 __global__ void field_kernel(const F* a, const F* b, F* mul, F* sqr, F* portable, F* mul_add, F* mul_add4, F* add,
-                             F* sub, F* neg, size_t n) {
+                             F* sub, F* neg, F* lazy, size_t n) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   mul[i] = a[i] * b[i];               // ptx.cuh device_mont_mul
@@ -28,6 +34,11 @@ __global__ void field_kernel(const F* a, const F* b, F* mul, F* sqr, F* portable
   add[i] = a[i] + b[i];  // ptx.cuh device_add_mod
   sub[i] = a[i] - b[i];  // ptx.cuh device_sub_mod
   neg[i] = -a[i];
+  // Products of unreduced sums (F::sum_unreduced) at the bounds homogeneous.hpp relies on, kRoom ≥ 5:
+  // (2p)·(2p); a·b + c·(3p) (B + D + 1 = 5); (2p)·b + (3p)·d (A·B + C·D = 5).
+  lazy[3 * i] = F::sum_unreduced(a[i], b[i]) * F::sum_unreduced(b[k], a[k]);
+  lazy[3 * i + 1] = F::mul_add(a[i], b[i], b[k], triple_unreduced(a[k]));
+  lazy[3 * i + 2] = F::mul_add(F::sum_unreduced(a[i], b[i]), b[k], triple_unreduced(a[k]), b[i]);
 }
 
 template <class F>
@@ -68,14 +79,14 @@ FieldSelftest run(size_t count, uint64_t seed) {
   while (a.size() < count) a.push_back(random_element<F>(rng)), b.push_back(random_element<F>(rng));
   const size_t n = a.size();
 
-  DeviceBuffer<F> da(n), db(n), dm(n), ds(n), dp(n), dma(n), dma4(n), dadd(n), dsub(n), dneg(n);
+  DeviceBuffer<F> da(n), db(n), dm(n), ds(n), dp(n), dma(n), dma4(n), dadd(n), dsub(n), dneg(n), dlazy(3 * n);
   MSM_CUDA_CHECK(cudaMemcpy(da.get(), a.data(), n * sizeof(F), cudaMemcpyHostToDevice));
   MSM_CUDA_CHECK(cudaMemcpy(db.get(), b.data(), n * sizeof(F), cudaMemcpyHostToDevice));
   field_kernel<F><<<blocks_for(n, 128), 128>>>(da.get(), db.get(), dm.get(), ds.get(), dp.get(), dma.get(), dma4.get(),
-                                                dadd.get(), dsub.get(), dneg.get(), n);
+                                                dadd.get(), dsub.get(), dneg.get(), dlazy.get(), n);
   MSM_LAUNCH_CHECK("field_kernel");
   MSM_CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<F> m(n), s(n), p(n), ma(n), ma4(n), ad(n), su(n), ne(n);
+  std::vector<F> m(n), s(n), p(n), ma(n), ma4(n), ad(n), su(n), ne(n), lz(3 * n);
   MSM_CUDA_CHECK(cudaMemcpy(m.data(), dm.get(), n * sizeof(F), cudaMemcpyDeviceToHost));
   MSM_CUDA_CHECK(cudaMemcpy(s.data(), ds.get(), n * sizeof(F), cudaMemcpyDeviceToHost));
   MSM_CUDA_CHECK(cudaMemcpy(p.data(), dp.get(), n * sizeof(F), cudaMemcpyDeviceToHost));
@@ -84,6 +95,7 @@ FieldSelftest run(size_t count, uint64_t seed) {
   MSM_CUDA_CHECK(cudaMemcpy(ad.data(), dadd.get(), n * sizeof(F), cudaMemcpyDeviceToHost));
   MSM_CUDA_CHECK(cudaMemcpy(su.data(), dsub.get(), n * sizeof(F), cudaMemcpyDeviceToHost));
   MSM_CUDA_CHECK(cudaMemcpy(ne.data(), dneg.get(), n * sizeof(F), cudaMemcpyDeviceToHost));
+  MSM_CUDA_CHECK(cudaMemcpy(lz.data(), dlazy.get(), 3 * n * sizeof(F), cudaMemcpyDeviceToHost));
 
   FieldSelftest r;
   for (size_t i = 0; i < n; ++i) {
@@ -92,6 +104,10 @@ FieldSelftest run(size_t count, uint64_t seed) {
     const F want_ma = want_m + F::mont_mul(b[k], a[k]);
     const F want_ma4 = want_ma + F::mont_mul(a[k], a[k]) + F::mont_mul(b[i], b[k]);
     const F want_add = a[i] + b[i], want_sub = a[i] - b[i], want_neg = -a[i];
+    const F three_ak = a[k] + a[k] + a[k];
+    const F want_lazy0 = F::mont_mul(want_add, b[k] + a[k]);
+    const F want_lazy1 = want_m + F::mont_mul(b[k], three_ak);
+    const F want_lazy2 = F::mont_mul(want_add, b[k]) + F::mont_mul(three_ak, b[i]);
     const struct {
       const char* what;
       const F& got;
@@ -103,7 +119,10 @@ FieldSelftest run(size_t count, uint64_t seed) {
                   {"mul_add4", ma4[i], want_ma4},
                   {"add", ad[i], want_add},
                   {"sub", su[i], want_sub},
-                  {"neg", ne[i], want_neg}};
+                  {"neg", ne[i], want_neg},
+                  {"unreduced (2p)(2p)", lz[3 * i], want_lazy0},
+                  {"unreduced ab + c(3p)", lz[3 * i + 1], want_lazy1},
+                  {"unreduced (2p)b + (3p)d", lz[3 * i + 2], want_lazy2}};
     for (const auto& c : checks) {
       ++r.checked;
       if (c.got != c.want) {

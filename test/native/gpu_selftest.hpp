@@ -17,8 +17,10 @@ struct FieldSelftest {
 };
 
 // `count` random pairs (plus edge values 0, 1, p−1, R mod p …) of the curve's base field:
-// device_mont_mul, device_mont_sqr, device_mont_mul_add and device_mont_mul_add4 (ptx.cuh) and
-// the portable CIOS on the device, each compared with the host's Fp::mont_mul.
+// device_mont_mul, device_mont_sqr, device_mont_mul_add and device_mont_mul_add4 (ptx.cuh), the
+// portable CIOS on the device, +, − and negation, and products and two-product sums of unreduced
+// sums (Fp::sum_unreduced, at the bounds Homogeneous's formulas take), each compared with the
+// host's Fp::mont_mul and reduced arithmetic.
 FieldSelftest field_selftest(CurveId curve, size_t count, uint64_t seed);
 
 // The same for G2's field Fp2 (ff/fp2.hpp) on the device, for a curve with a G2: `count` random
