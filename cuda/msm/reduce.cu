@@ -2,8 +2,9 @@
 // thread per chunk of 2^l buckets), then one cooperative launch (grid = co-resident blocks from the
 // occupancy API × SMs; block barriers between the first rounds, grid barriers after): the layered
 // suffix sums, B̂_1 saved (and after a chunk level set to O), the summation tree, then Q_j =
-// 2·(2^l·Σ B̂ + Σ T) − B̂_1 per window, or 2^l·Σ B̂ + Σ T for the one bucket set of shared buckets
-// (reduce.cuh window_sum; without a chunk level 2·Σ B̂ − B̂_1, or Σ B̂). Additions are
+// 2·(2^l·Σ_{k>1} B̂_k + Σ T) − B̂_1 per window, or 2^l·Σ_{k>1} B̂_k + Σ T for the one bucket set of
+// shared buckets (reduce.cuh window_sum, whose B̂_0 is this B̂_1; without a chunk level
+// 2·Σ B̂ − B̂_1, or Σ B̂). Additions are
 // add-2008-s (12M + 2S; in G1's rounds by a quad of lanes each, ec/quad.cuh), the doubling
 // dbl-2008-s-1; in the constant-time mode the buckets are homogeneous and every step is a complete
 // formula (RCB Alg. 7 and 9), so no step branches on O or on equal operands.
