@@ -35,8 +35,8 @@ FieldSelftest fp2_selftest(CurveId curve, size_t count, uint64_t seed);
 // for coordinate: add_to_by_quad on XYZZ points (the bucket reduction's rounds) and on homogeneous
 // ones (RCB Alg. 7 by add_by_quad, §5's tree and the constant-time rounds), each on `count` pairs
 // of a random walk of points with ZZ ≠ 1 (Z ≠ 1), and for four points P (and P' = P with
-// ZZ = ZZZ = 1) the special cases P + P,
-// P + P', P − P, P − P', O + P, P + O, O + O. `checked` counts pairs, both formulas'.
+// ZZ = ZZZ = 1) the special cases P + P, P + P', P − P, P − P', O + P, P + O, O + O. `checked`
+// counts pairs, both formulas'.
 FieldSelftest quad_selftest(CurveId curve, size_t count, uint64_t seed);
 
 // Takes all but leave_free bytes of the device's free memory (so that a test can make one
