@@ -1,7 +1,8 @@
 // Point additions by the four lanes of an aligned quad of a warp, for the bucket reduction's
-// rounds (reduce.cu) and the constant-time mode's §5 tree (ct_aggregate.cu), which run one addition
-// per task a round or level at a few warps an SM and so wait on each addition's chain of products
-// (ncu: 10.7 % of issue slots busy at 6 % of the warps, bench/gpu-notes.md). A formula's products go in stages of independent ones, one a lane, and a
+// rounds (reduce.cu), the heavy buckets' sums (aggregate.cu) and the constant-time mode's §5 tree
+// (ct_aggregate.cu), which run one addition per task a round or level at a few warps an SM and so
+// wait on each addition's chain of products (ncu: 10.7 % of issue slots busy at 6 % of the warps,
+// bench/gpu-notes.md). A formula's products go in stages of independent ones, one a lane, and a
 // product's result goes by shuffle to the lanes that need it next. The branches depend on the
 // operands only, so they are uniform over the quad, whose lanes must all call it. Squares are
 // taken as products, so that the lanes run one code path.
@@ -26,6 +27,19 @@
 #include "xyzz.hpp"
 
 namespace msm::ec {
+
+// log2 of the threads per addition in the stages that add by quads (the reduction's rounds, the
+// heavy buckets' sums): G1's additions by a quad of lanes, XYZZ in the default mode, RCB Alg. 7 in
+// the constant-time one; G2's one thread each. G2 was not tried: each lane would hold both Fp2
+// points (192 registers at BLS12-381, where its serial kernel takes up to 255; ec/G2.md). RCB by a
+// quad with every lane holding both points and getting the whole sum measured slower than one
+// thread (ncu, H100, reduce_kernel: BLS12-381 2^16 528 → 563 µs, 2^20 671 → 737; BN254 278 → 288,
+// 361 → 365; bench/gpu-notes.md); add_to_by_quad's lanes read their own operands and store one
+// coordinate each.
+template <class X>
+constexpr int quad_log_lanes() {
+  return ff::is_fp2<typename X::field> ? 0 : 2;
+}
 
 // The lanes of the calling thread's quad, for __shfl_sync's mask.
 __device__ __forceinline__ unsigned quad_mask() { return 0xFu << ((threadIdx.x & 31u) & ~3u); }
@@ -59,10 +73,34 @@ __device__ __forceinline__ F by_lane(unsigned q, const F& v0, const F& v1, const
   return r;
 }
 
-// 2·*a, out of line: the rare case, kept from setting the quad's register count.
+// *a = 2·*a by the quad (dbl-2008-s-1, 6M + 3S with a = 0: xyzz.hpp XYZZ::dbl's values), for
+// add_to_by_quad's P = Q, with *a not O: critical path 3 products instead of 9. The reduction's
+// summation tree meets it wherever a bucket is O (B̂_k + B̂_(k+1) = 2·B̂_(k+1)): with 32 distinct
+// scalars most of its first rounds' additions, which the quad then waited on a lane's serial
+// doubling for. Lane 0 … 3 (U = 2Y1, M = 3X1², X3 = M² − 2S):
+//   1: V = U²,  X1²,  U² again,  U² again
+//   2: W = U·V,  S = X1·V,  M²,  ZZ3 = V·ZZ1
+//   3: ZZZ3 = W·ZZZ1 + 0·0,  the same,  Y3 = M·(S − X3) − W·Y1,  the same as lane 0
+// (one two-product sum a lane at step 3, F::mul_add, so that the lanes run one path; its results,
+// like a product's, are reduced to [0, p)).
 template <class F>
-__device__ __noinline__ XYZZ<F> doubled(const XYZZ<F>* a) {
-  return a->dbl();
+__device__ void dbl_to_by_quad(XYZZ<F>* a) {
+  const unsigned mask = quad_mask(), q = threadIdx.x & 3u;
+  const F X = a->X, Y = a->Y;
+  const F U = Y.dbl();
+  const F m1 = F::select(q == 1, X, U).sqr();
+  const F V = quad_shfl(m1, 0, mask), X2 = quad_shfl(m1, 1, mask);
+  const F M = X2.dbl() + X2;
+  const F m2 = by_lane(q, U, X, M, V) * by_lane(q, V, V, M, a->ZZ);
+  const F W = quad_shfl(m2, 0, mask), S = quad_shfl(m2, 1, mask), MM = quad_shfl(m2, 2, mask);
+  const F X3 = MM - S.dbl();
+  const bool y = q == 2;
+  const F m3 = F::mul_add(F::select(y, M, W), F::select(y, S - X3, a->ZZZ), F::select(y, W, F::zero()),
+                          F::select(y, -Y, F::zero()));
+  __syncwarp(mask);  // the quad has read a
+  if (q == 2) a->X = X3, a->Y = m3;
+  else if (q == 3) a->ZZ = m2;
+  else if (q == 0) a->ZZZ = m3;
 }
 
 // *a += *b (a ≠ b, both in memory the quad reads). Each lane holds only its own products'
@@ -86,9 +124,9 @@ __device__ void add_to_by_quad(XYZZ<F>* a, const XYZZ<F>* b) {
   const F d = (q & 1u) ? m1 - v : v - m1;   // P on lanes 0, 1; R on lanes 2, 3
   const unsigned zero = __ballot_sync(mask, d.is_zero()) >> ((threadIdx.x & 31u) & ~3u);
   if (zero & 1u) {  // P = 0: a = b (R = 0) or a = −b
-    const XYZZ<F> s = (zero & 4u) ? doubled(a) : XYZZ<F>::infinity();
-    __syncwarp(mask);
-    if (q == 0) *a = s;
+    if (zero & 4u) return dbl_to_by_quad(a);
+    __syncwarp(mask);  // the quad has read a
+    if (q == 0) *a = XYZZ<F>::infinity();
     return;
   }
   const bool square = !(q & 1u);

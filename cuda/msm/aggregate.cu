@@ -3,10 +3,11 @@
 // are all buffered (Chen et al. §3.3): one thread per Alg. 4 thread gives each bucket whose first
 // piece it holds the sum of its pieces (scatter_kernel, aggregate.cuh). Both sum with add-2008-s,
 // and both queue a bucket whose pieces span more than kHeavyPieces threads for whole blocks
-// (heavy_kernel: parts of a block each, strided partial sums, then a shared-memory tree), so that
-// few distinct scalars cost about as much as random ones. In a call's later piece the homogeneous
-// mode adds each bucket's sum onto the earlier pieces' (Workspace::later), so no second set of
-// buckets is written and merged.
+// (heavy_kernel: parts of a block each, strided partial sums, then a shared-memory tree, G1's by
+// quads of lanes), so that few distinct scalars cost about as much as random ones. In a call's
+// later piece the homogeneous mode adds each bucket's sum onto the earlier pieces'
+// (Workspace::later), so no second set of buckets is written and merged.
+#include "../ec/quad.cuh"
 #include "aggregate.cuh"
 #include "device.cuh"
 #include "stages.cuh"
@@ -27,6 +28,20 @@ __device__ __forceinline__ X group_sum(X* sm, const X& partial, uint32_t G) {
     __syncthreads();
   }
   return sm[threadIdx.x - lane];
+}
+
+// The same tree over quads of lanes (ec/quad.cuh add_to_by_quad: an addition's chain of 4 products
+// instead of 14), for G1: the quads' running sums are in sm (one point per quad, sm[threadIdx.x/4]),
+// combined within aligned groups of Q quads; every thread gets its group's total.
+template <class X>
+__device__ __forceinline__ X quad_group_sum(X* sm, uint32_t Q) {
+  __syncthreads();
+  const uint32_t quad = threadIdx.x >> 2, i = quad & (Q - 1);
+  for (uint32_t k = Q / 2; k > 0; k >>= 1) {
+    if (i < k) ec::add_to_by_quad(sm + quad, sm + quad + k);
+    __syncthreads();
+  }
+  return sm[quad - i];
 }
 
 // Window j's record of Alg. 4's runs: the homogeneous mode's buffer (BufferView), the default mode's
@@ -110,11 +125,13 @@ __device__ __forceinline__ X load_cg(const X* p) {
 // each (aggregate.cuh heavy_parts: the grid shared out over the queued buckets), or, where they
 // outnumber the blocks, several at once in groups of a block (heavy_groups): strided partial sums
 // over the threads that hold a part's pieces (for_each_piece, on the mode's view), then a
-// shared-memory tree per group. A bucket of one part is written at once; otherwise each part's sum
-// goes over its first piece's slot and the block that ends the bucket's last part (a counter in the
-// queued entry's w, after a fence: the CUDA guide's threadFenceReduction) sums the parts into the
-// bucket. In a later piece of a call the homogeneous mode adds the total onto the bucket; the
-// default mode's later pieces carry the earlier sum in the bucket's first piece (Alg. 4).
+// shared-memory tree per group, G1's by quads of lanes (ec::quad_log_lanes: each of a group's
+// size/4 quads sums every (size/4)-th piece, then quad_group_sum), G2's a thread an addition. A
+// bucket of one part is written at once; otherwise each part's sum goes over its first piece's slot
+// and the block that ends the bucket's last part (a counter in the queued entry's w, after a fence:
+// the CUDA guide's threadFenceReduction) sums the parts into the bucket. In a later piece of a call
+// the homogeneous mode adds the total onto the bucket; the default mode's later pieces carry the
+// earlier sum in the bucket's first piece (Alg. 4).
 template <class G, bool Split>
 __global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_fp2<typename G::field>))
     heavy_kernel(Workspace<G> w) {
@@ -150,11 +167,26 @@ __global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_
       if (lane == 0) w.buckets[e.x] = !Split && w.later ? w.buckets[e.x].add(total) : total;
     };
     const PartRange r = on ? heavy_part(e.y, e.z, q, p) : PartRange{0, 0};
-    X acc = X::infinity();
-    with_view([&](const auto& v) {
-      for_each_piece(v, e.y, r.from, r.to, lane, size, [&](uint32_t slot) { acc = acc.add(buf[slot]); });
-    });
-    const X total = group_sum(sm, acc, size);
+    X total;
+    if constexpr (ec::quad_log_lanes<X>() == 2) {  // G1: quad k of the group sums pieces k, k + size/4, …
+      X* const mine = sm + (threadIdx.x >> 2);
+      const unsigned mask = ec::quad_mask();
+      if ((threadIdx.x & 3u) == 0) *mine = X::infinity();
+      __syncwarp(mask);
+      with_view([&](const auto& v) {
+        for_each_piece(v, e.y, r.from, r.to, lane >> 2, size >> 2, [&](uint32_t slot) {
+          ec::add_to_by_quad(mine, buf + slot);
+          __syncwarp(mask);  // the lanes' stores of the sum, before the quad reads it again
+        });
+      });
+      total = quad_group_sum(sm, size >> 2);
+    } else {
+      X acc = X::infinity();
+      with_view([&](const auto& v) {
+        for_each_piece(v, e.y, r.from, r.to, lane, size, [&](uint32_t slot) { acc = acc.add(buf[slot]); });
+      });
+      total = group_sum(sm, acc, size);
+    }
     if (q <= 1) {
       if (on) finish(total);
     } else {  // one group, so q is the block's

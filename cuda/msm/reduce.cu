@@ -31,22 +31,10 @@ __device__ __forceinline__ ec::XYZZ<typename G::field> as_xyzz(const ec::Homogen
   return p.to_xyzz();
 }
 
-// Threads per addition of the rounds: G1's additions by a quad of lanes (ec/quad.cuh), XYZZ in the
-// default mode, RCB Alg. 7 in the constant-time one; G2's one thread each. G2 was not tried: each
-// lane would hold both Fp2 points (192 registers at BLS12-381, where its serial kernel takes up to
-// 255; ec/G2.md). RCB by a quad with every lane holding both points and getting the whole sum
-// measured slower than one thread (ncu, H100, reduce_kernel: BLS12-381 2^16 528 → 563 µs, 2^20
-// 671 → 737; BN254 278 → 288, 361 → 365; bench/gpu-notes.md); add_to_by_quad's lanes read their
-// own operands and store one coordinate each.
-template <class X>
-constexpr int round_log_lanes() {
-  return ff::is_fp2<typename X::field> ? 0 : 2;
-}
-
 // B[k.dst] += B[k.src] by the calling thread, or by its quad (every lane of which calls it for k).
 template <class X>
 __device__ __forceinline__ void round_add(X* B, const Task& k) {
-  if constexpr (round_log_lanes<X>() == 2) {
+  if constexpr (ec::quad_log_lanes<X>() == 2) {
     ec::add_to_by_quad(B + k.dst, B + k.src);
   } else {
     B[k.dst] = B[k.dst].add(B[k.src]);
@@ -96,7 +84,7 @@ __device__ __noinline__ void store_window_sum_outlined(const Workspace<G>& w, co
 }
 
 // The layered rounds and the summation tree over rounds_of(w), the tree also summing the T_k when
-// there are some, each task by 2^q threads (round_log_lanes: a quad for G1's XYZZ buckets). Rounds
+// there are some, each task by 2^q threads (ec::quad_log_lanes: a quad for G1's XYZZ buckets). Rounds
 // 1 … b of each phase run block-locally (reduce.cuh local_rounds: a block's 2^(kRedLog − q) tasks
 // cover whole groups of 2^b positions), the rest with grid barriers: 2(log2 K − b) + 2 grid
 // barriers in all. B̂_1 is saved, and after a chunk level position 0 set to O (reduce.cuh
@@ -105,7 +93,7 @@ __device__ __noinline__ void store_window_sum_outlined(const Workspace<G>& w, co
 template <class G, class X>
 __global__ void __launch_bounds__(kRedBlock, red_min_blocks(G::field::N, ff::is_fp2<typename G::field>))
     reduce_kernel(Workspace<G> w) {
-  constexpr int q = round_log_lanes<X>();
+  constexpr int q = ec::quad_log_lanes<X>();
   const Rounds<X> in = rounds_of<X>(w);
   X* const buckets = in.points;
   X* const rest = in.rest;
@@ -180,7 +168,7 @@ void launch_reduce_on(const Workspace<G>& w, int device, cudaStream_t s) {
   MSM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const Rounds<X> in = rounds_of<X>(w);
   const int log_k = in.log_k;
-  constexpr int q = round_log_lanes<X>();
+  constexpr int q = ec::quad_log_lanes<X>();
   if ((uint64_t(w.W) << (log_k + 1 + q)) >= (uint64_t(1) << 32))
     throw EngineError("ERR_CUDA", "reduce_kernel: 2^q·2·W·K must stay below 2^32");
   if (in.l > 0) {
