@@ -84,7 +84,7 @@ __device__ __forceinline__ F by_lane(unsigned q, const F& v0, const F& v1, const
 // (one two-product sum a lane at step 3, F::mul_add, so that the lanes run one path; its results,
 // like a product's, are reduced to [0, p)).
 template <class F>
-__device__ void dbl_to_by_quad(XYZZ<F>* a) {
+__device__ __noinline__ void dbl_to_by_quad(XYZZ<F>* a) {
   const unsigned mask = quad_mask(), q = threadIdx.x & 3u;
   const F X = a->X, Y = a->Y;
   const F U = Y.dbl();
