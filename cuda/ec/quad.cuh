@@ -182,6 +182,14 @@ __device__ void add_to_by_quad(Homogeneous<G>* a, const Homogeneous<G>* b) {
   if (lane < 3) (&a->X)[lane] = c;
 }
 
+// *a += *b by the calling thread (q = 0) or by its quad (q = 2, every lane calling it with the same
+// a and b: add_to_by_quad), for the stages that take q from quad_log_lanes.
+template <int q, class X>
+__device__ __forceinline__ void add_to(X* a, const X* b) {
+  if constexpr (q == 2) add_to_by_quad(a, b);
+  else *a = a->add(*b);
+}
+
 }  // namespace msm::ec
 
 #endif

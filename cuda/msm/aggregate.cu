@@ -15,33 +15,25 @@
 
 namespace msm::gpu {
 
-// Partial sums combined by a shared-memory tree within aligned groups of G threads (sm: kAggBlock
-// points, G a power of two dividing the block); every thread gets its group's total. The heavy
-// buckets' path of both aggregations. Every thread of the block calls it (block barriers).
+// A shared-memory tree within aligned groups of G units, unit u = threadIdx.x >> q holding sm[u]
+// and adding by its 2^q threads (ec::add_to: a quad's chain is 4 products instead of a thread's 14),
+// G a power of two; every thread gets its group's total. The heavy buckets' path of both
+// aggregations. Every thread of the block calls it (block barriers).
+template <int q, class X>
+__device__ __forceinline__ X tree_sum(X* sm, uint32_t G) {
+  __syncthreads();
+  const uint32_t u = threadIdx.x >> q, i = u & (G - 1);
+  for (uint32_t k = G / 2; k > 0; k >>= 1) {
+    if (i < k) ec::add_to<q>(sm + u, sm + u + k);
+    __syncthreads();
+  }
+  return sm[u - i];
+}
+// Partial sums, one a thread, by tree_sum within aligned groups of G threads (sm: kAggBlock points).
 template <class X>
 __device__ __forceinline__ X group_sum(X* sm, const X& partial, uint32_t G) {
   sm[threadIdx.x] = partial;
-  __syncthreads();
-  const uint32_t lane = threadIdx.x & (G - 1);
-  for (uint32_t k = G / 2; k > 0; k >>= 1) {
-    if (lane < k) sm[threadIdx.x] = sm[threadIdx.x].add(sm[threadIdx.x + k]);
-    __syncthreads();
-  }
-  return sm[threadIdx.x - lane];
-}
-
-// The same tree over quads of lanes (ec/quad.cuh add_to_by_quad: an addition's chain of 4 products
-// instead of 14), for G1: the quads' running sums are in sm (one point per quad, sm[threadIdx.x/4]),
-// combined within aligned groups of Q quads; every thread gets its group's total.
-template <class X>
-__device__ __forceinline__ X quad_group_sum(X* sm, uint32_t Q) {
-  __syncthreads();
-  const uint32_t quad = threadIdx.x >> 2, i = quad & (Q - 1);
-  for (uint32_t k = Q / 2; k > 0; k >>= 1) {
-    if (i < k) ec::add_to_by_quad(sm + quad, sm + quad + k);
-    __syncthreads();
-  }
-  return sm[quad - i];
+  return tree_sum<0>(sm, G);
 }
 
 // Window j's record of Alg. 4's runs: the homogeneous mode's buffer (BufferView), the default mode's
@@ -126,12 +118,12 @@ __device__ __forceinline__ X load_cg(const X* p) {
 // outnumber the blocks, several at once in groups of a block (heavy_groups): strided partial sums
 // over the threads that hold a part's pieces (for_each_piece, on the mode's view), then a
 // shared-memory tree per group, G1's by quads of lanes (ec::quad_log_lanes: each of a group's
-// size/4 quads sums every (size/4)-th piece, then quad_group_sum), G2's a thread an addition. A
-// bucket of one part is written at once; otherwise each part's sum goes over its first piece's slot
-// and the block that ends the bucket's last part (a counter in the queued entry's w, after a fence:
-// the CUDA guide's threadFenceReduction) sums the parts into the bucket. In a later piece of a call
-// the homogeneous mode adds the total onto the bucket; the default mode's later pieces carry the
-// earlier sum in the bucket's first piece (Alg. 4).
+// size/4 quads sums every (size/4)-th piece, then tree_sum over the quads), G2's a thread an
+// addition. A bucket of one part is written at once; otherwise each part's sum goes over its first
+// piece's slot and the block that ends the bucket's last part (a counter in the queued entry's w,
+// after a fence: the CUDA guide's threadFenceReduction) sums the parts into the bucket. In a later
+// piece of a call the homogeneous mode adds the total onto the bucket; the default mode's later
+// pieces carry the earlier sum in the bucket's first piece (Alg. 4).
 template <class G, bool Split>
 __global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_fp2<typename G::field>))
     heavy_kernel(Workspace<G> w) {
@@ -175,11 +167,11 @@ __global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_
       __syncwarp(mask);
       with_view([&](const auto& v) {
         for_each_piece(v, e.y, r.from, r.to, lane >> 2, size >> 2, [&](uint32_t slot) {
-          ec::add_to_by_quad(mine, buf + slot);
+          ec::add_to<2>(mine, buf + slot);
           __syncwarp(mask);  // the lanes' stores of the sum, before the quad reads it again
         });
       });
-      total = quad_group_sum(sm, size >> 2);
+      total = tree_sum<2>(sm, size >> 2);
     } else {
       X acc = X::infinity();
       with_view([&](const auto& v) {

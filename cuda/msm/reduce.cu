@@ -34,11 +34,7 @@ __device__ __forceinline__ ec::XYZZ<typename G::field> as_xyzz(const ec::Homogen
 // B[k.dst] += B[k.src] by the calling thread, or by its quad (every lane of which calls it for k).
 template <class X>
 __device__ __forceinline__ void round_add(X* B, const Task& k) {
-  if constexpr (ec::quad_log_lanes<X>() == 2) {
-    ec::add_to_by_quad(B + k.dst, B + k.src);
-  } else {
-    B[k.dst] = B[k.dst].add(B[k.src]);
-  }
+  ec::add_to<ec::quad_log_lanes<X>()>(B + k.dst, B + k.src);
 }
 
 // The chunk level (reduce.cuh, l > 0): thread (j, k) turns positions [kL, kL + L) of window j into
