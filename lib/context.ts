@@ -26,6 +26,7 @@ import {
   type ResolvedOptions,
   type ScalarsInput,
 } from './validate';
+import { CallWaits } from './wait';
 
 /**
  * Packed input that cannot go to the addon now (it is for a call that waits for something else:
@@ -89,6 +90,7 @@ export class MsmContext<G extends Group = 'g1'> {
   #curve: Curve;
   #opts: ResolvedOptions;
   #closed = false;
+  #waits = new CallWaits();
 
   private constructor(token: typeof CREATE, curve: Curve, size: number, native: NativeContext | null, backend: NativeBackend | null, opts: ResolvedOptions) {
     if (token !== CREATE) throw new MsmError('ERR_INVALID_ARGUMENT', 'MsmContext has no public constructor: use MsmContext.create(curve, points, options)');
@@ -159,7 +161,7 @@ export class MsmContext<G extends Group = 'g1'> {
     if (!native) return infinityOf(self.group);
     // packed: to the addon now, which copies it; bigints: encoded first, then handed over (owned)
     const s = taken.bytes ? { bytes: taken.bytes, format: taken.format, checkRange: true } : await prepareScalars(self.#curve, taken).catch(rethrowAt(site));
-    const out = await native.msm(s.bytes, NATIVE_FORMAT[s.format], s.checkRange, !taken.bytes).catch(rethrowAt(site));
+    const out = await self.#wait(native.msm(s.bytes, NATIVE_FORMAT[s.format], s.checkRange, !taken.bytes), 1).catch(rethrowAt(site));
     return decodePoint(self.#curve, out, self.group);
   }
 
@@ -193,15 +195,15 @@ export class MsmContext<G extends Group = 'g1'> {
     }
     // One native call needs one range-check mode: check all when any set is packed bytes.
     const checkRange = sets.some((s) => s.checkRange);
-    const outs = await native
-      .msmBatch(
-        sets.map((s) => s.bytes),
-        NATIVE_FORMAT[opts.scalarFormat],
-        checkRange,
-        !packed,
-      )
+    const outs = await self
+      .#wait(native.msmBatch(sets.map((s) => s.bytes), NATIVE_FORMAT[opts.scalarFormat], checkRange, !packed), sets.length)
       .catch(rethrowAt(site));
     return outs.map((o) => decodePoint(self.#curve, o, self.group));
+  }
+
+  /** A native call's promise: a CUDA call's waited for with the event loop turning near its end (wait.ts). */
+  #wait<T>(p: Promise<T>, sets: number): Promise<T> {
+    return this.backend === 'cuda' ? this.#waits.wait(p, sets) : p;
   }
 
   /** Free the bases (host and device memory). Idempotent; later calls reject ERR_CONTEXT_CLOSED. */

@@ -14,8 +14,10 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -272,8 +274,9 @@ class CudaEngine final : public Engine {
   // idle (no call holds it), each chunk is also DMA'd to a device scalar buffer as soon as it is
   // copied, and that buffer is marked with ticket: true then. An earlier call's first pieces
   // waiting in the workspace get the rest of their pipeline queued first (finish_pieces); then,
-  // where the plan splits the call, each piece but the last is copied and its Alg. 3–5 queued on
-  // stream_ before the next is copied; where it does not, the whole pipeline is queued after the
+  // where the plan splits the call, the buckets' O is queued (clear_first_piece) and each piece but
+  // the last has its Alg. 3–5 queued on stream_ as soon as its DMA is, while the copy goes on
+  // (stage_and_copy's at_end); where it does not, the whole pipeline is queued after the
   // copy, so that a batch's first sets compute while its later ones are copied (a batch of 8 at
   // 2^16–2^19: 6–14 % less per MSM on the H100; a single call's time to the result did not move,
   // bench/gpu-notes.md). Each piece is shown to inspect once copied (again, if a CUDA error makes
@@ -296,19 +299,13 @@ class CudaEngine final : public Engine {
     uint8_t* d = reinterpret_cast<uint8_t*>(device_scalars(b));
     cudaStream_t cs = copy_stream_->s;
     cudaError_t e = cudaStreamWaitEvent(cs, consumed_[b]->e, 0);
-    dma_queue_ns_ = 0;
-    size_t at = 0;
-    for (int i = 0; i + 1 < plan_.pieces && e == cudaSuccess; ++i) {
-      const size_t to = size_t(plan_.cuts[i]) * 32;
-      e = stage_and_copy(d, dst, src, at, to, inspect);
-      laps.lap("piece copy");
-      if (e == cudaSuccess) e = start_piece(b, i);
-      laps.lap("piece launch");
-      at = to;
-    }
-    if (e == cudaSuccess) e = stage_and_copy(d, dst, src, at, bytes, inspect);
+    if (e == cudaSuccess && split) e = clear_first_piece();
+    dma_queue_ns_ = 0, piece_launch_ns_ = 0;
+    std::vector<size_t> ends;  // each piece's end but the last's, in bytes
+    for (int i = 0; i + 1 < plan_.pieces; ++i) ends.push_back(size_t(plan_.cuts[i]) * 32);
+    if (e == cudaSuccess) e = stage_and_copy(d, dst, src, 0, bytes, inspect, ends, [&](int i) { return start_piece(b, i); });
     if (e == cudaSuccess) e = cudaEventRecord(staged_[b]->e, cs);
-    laps.lap("rest copy");
+    laps.lap("copy");
     if (e != cudaSuccess) {  // the copy must still be whole; msm_batch meets the error again and reports it
       if (split) first_ticket_ = 0;
       HostBytes::stream(dst, src, bytes, inspect);
@@ -319,6 +316,9 @@ class CudaEngine final : public Engine {
     else queue_pipeline(b, ticket, 0, false);
     laps.lap("launch");
     laps.print(plan_.n, dma_queue_ns_.load() * 1e-6);
+    if (split && environment().cuda_profile)
+      std::fprintf(stderr, "[msm-cuda profile] call-time piece launches %.3f ms (on the copy threads)\n",
+                   piece_launch_ns_.load() * 1e-6);
     return true;
   }
 
@@ -395,9 +395,23 @@ class CudaEngine final : public Engine {
     return false;
   }
 
+  // The buckets set to O on stream_ for the first piece that copy_uploading starts, before its
+  // copy: off the path from the call to the device's first piece (27 µs at BN254 2^20).
+  cudaError_t clear_first_piece() {
+    try {
+      launch_clear_buckets<G>(w_, stream_->s);
+      prof_.mark("clear", stream_->s);
+    } catch (const std::exception&) {
+      const cudaError_t e = cudaGetLastError();
+      return e != cudaSuccess ? e : cudaErrorLaunchFailure;
+    }
+    return cudaSuccess;
+  }
+
   // Piece i's Alg. 3–5 on stream_ once its scalars are in device buffer b (copy_uploading has
-  // queued their DMA on copy_stream_); consumed_[b] marks its recode, so that an upload into b
-  // waits for it. A launch error comes back as a CUDA error, for copy_uploading's fallback.
+  // queued their DMA on copy_stream_, and the buckets' O before it: clear_first_piece); consumed_[b]
+  // marks its recode, so that an upload into b waits for it. A launch error comes back as a CUDA
+  // error, for copy_uploading's fallback.
   cudaError_t start_piece(int b, int i) {
     cudaError_t e = cudaEventRecord(piece_staged_->e, copy_stream_->s);
     if (e == cudaSuccess) e = cudaStreamWaitEvent(stream_->s, piece_staged_->e, 0);
@@ -405,7 +419,7 @@ class CudaEngine final : public Engine {
     try {
       prof_.mark("piece", stream_->s);
       const uint32_t from = i > 0 ? plan_.cuts[i - 1] : 0;
-      run_piece(device_scalars(b), from, plan_.cuts[i] - from, i > 0, consumed_[b]->e);
+      run_piece(device_scalars(b), from, plan_.cuts[i] - from, i > 0, consumed_[b]->e, true);
     } catch (const std::exception&) {
       e = cudaGetLastError();
       return e != cudaSuccess ? e : cudaErrorLaunchFailure;
@@ -452,39 +466,64 @@ class CudaEngine final : public Engine {
   // Bytes [from, to) of src → pinned stage → device dst (all three at the same offsets) on
   // copy_stream_: host threads copy it into stage with non-temporal stores (HostBytes::stream_range,
   // which shows inspect the pieces its filter flags), and the DMA follows the copy's front. Up to
-  // kOneDma bytes the threads only copy and the caller queues one DMA: the threads' DMAs of ≥ 256
+  // kOneDma bytes the threads only copy and the caller queues the DMAs: the threads' DMAs of ≥ 256
   // KiB each kept the calling thread, the JS thread at call time, 0.3–0.8 ms at 2^16–2^18 scalars
   // against 0.19–0.35 ms so, for the same time to the result (bench/gpu-notes.md). Above it the
   // threads take kFlow chunks in ascending order (HostBytes::split_chunks), and whichever thread
-  // finds, after its chunk, at least kChunk copied ahead of the DMAs queued so far (and the queue
-  // free) queues one DMA for all of it; the rest is queued once the copy is done. So the first DMA
-  // starts after ~kChunk is copied, not after each thread's whole share (BN254 2^20's first piece:
-  // 9.4 MB, whose DMA waited for its copy, 0.4–0.6 ms, bench/gpu-notes.md). Stops queueing at the
-  // first CUDA error, which it returns; the copy is whole either way.
+  // finds, after its chunk, at least kChunk copied ahead of the DMAs queued so far, or the next of
+  // `ends` reached (and the queue free), queues one DMA up to there; the rest is queued once the
+  // copy is done. So the first DMA starts after ~kChunk is copied, not after each thread's whole
+  // share (BN254 2^20's first piece: 9.4 MB, whose DMA waited for its copy, 0.4–0.6 ms,
+  // bench/gpu-notes.md). Once the DMAs reach ends[i] (ascending, inside (from, to)), and before any
+  // DMA past it, at_end(i) runs on the thread that queued them, holding the queue: a piece's
+  // launches, which so no longer stop the copy of the next piece (0.10–0.15 ms a piece on the
+  // calling thread before, bench/gpu-notes.md). Stops queueing at the first CUDA error, which it
+  // returns; the copy is whole either way.
   cudaError_t stage_and_copy(uint8_t* dst, uint8_t* stage, const uint8_t* src, size_t from, size_t to,
-                             const HostBytes::Inspect& inspect) {
+                             const HostBytes::Inspect& inspect, const std::vector<size_t>& ends = {},
+                             const std::function<cudaError_t(int)>& at_end = {}) {
+    std::mutex queueing;
+    size_t queued = from;  // bytes [from, queued) have their DMA queued; under `queueing`
+    size_t next_end = 0;   // the first of `ends` not yet reached; under `queueing`
+    cudaError_t failed = cudaSuccess;  // under `queueing`
+    // Under `queueing`: DMAs for bytes [queued, front), one to each end reached, the last only if it
+    // is at an end or at least `least` bytes. True if it ran at_end (the copy went on meanwhile).
+    const auto queue_to = [&](size_t front, size_t least) {
+      bool launched = false;
+      while (failed == cudaSuccess) {
+        const size_t end = next_end < ends.size() ? ends[next_end] : to;
+        const size_t hi = std::min(front, end);
+        if (hi <= queued || (hi < end && hi - queued < least)) break;
+        cudaError_t e = cudaSetDevice(device_);
+        if (e == cudaSuccess) e = queue_dma(dst + queued, stage + queued, hi - queued);
+        queued = hi;
+        if (e == cudaSuccess && hi == end && next_end < ends.size()) {
+          const auto t = std::chrono::steady_clock::now();
+          e = at_end(int(next_end++));
+          launched = true;
+          if (environment().cuda_profile)
+            piece_launch_ns_ += uint64_t(
+                std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t).count());
+        }
+        failed = e;
+      }
+      return launched;
+    };
     if (to - from <= kOneDma) {
       HostBytes::split(to - from, [&](size_t lo, size_t hi) {
         HostBytes::stream_range(stage, src, from + lo, from + hi, inspect);
       });
-      return queue_dma(dst + from, stage + from, to - from);
+      queue_to(to, 1);
+      return failed;
     }
     const size_t chunks = (to - from + kFlow - 1) / kFlow;
     std::unique_ptr<std::atomic<bool>[]> copied(new std::atomic<bool>[chunks]);
     for (size_t k = 0; k < chunks; ++k) copied[k].store(false, std::memory_order_relaxed);
-    std::mutex queueing;
-    size_t queued = 0;  // chunks whose DMA is queued, a prefix; under `queueing`
-    cudaError_t failed = cudaSuccess;  // under `queueing`
-    // Under `queueing`: one DMA for the copied chunks from `queued` on, if they reach `least` bytes.
-    auto queue_copied = [&](size_t least) {
-      size_t k = queued;
-      while (k < chunks && copied[k].load(std::memory_order_acquire)) ++k;
-      const size_t lo = from + queued * kFlow, hi = std::min(to, from + k * kFlow);
-      if (k == queued || hi - lo < least || failed != cudaSuccess) return;
-      cudaError_t e = cudaSetDevice(device_);
-      if (e == cudaSuccess) e = queue_dma(dst + lo, stage + lo, hi - lo);
-      failed = e;
-      queued = k;
+    size_t front = 0;  // chunks copied, a prefix; under `queueing`
+    const auto queue_copied = [&](size_t least) {
+      do
+        while (front < chunks && copied[front].load(std::memory_order_acquire)) ++front;
+      while (queue_to(std::min(to, from + front * kFlow), least));
     };
     HostBytes::split_chunks(to - from, kFlow, [&](size_t lo, size_t hi) {
       HostBytes::stream_range(stage, src, from + lo, from + hi, inspect);  // fenced before it returns
@@ -520,8 +559,9 @@ class CudaEngine final : public Engine {
   // Alg. 3–5 on points [first, first + count) into the context's buckets: a later piece's added onto
   // them (Workspace::later: by Alg. 4 in the default and constant-time modes, whose runs start from
   // the bucket values, by Alg. 5 in the homogeneous one). Alg. 4 and 5 write only the buckets that
-  // have entries, so the first piece sets them all to O.
-  void run_piece(const uint32_t* d_scalars, uint32_t first, uint32_t count, bool later, cudaEvent_t consumed) {
+  // have entries, so the first piece sets them all to O (unless `cleared`: clear_first_piece did).
+  void run_piece(const uint32_t* d_scalars, uint32_t first, uint32_t count, bool later, cudaEvent_t consumed,
+                 bool cleared = false) {
     cudaStream_t s = stream_->s;
     Workspace<G> w = w_;
     w.first = first, w.count = count;
@@ -534,7 +574,7 @@ class CudaEngine final : public Engine {
                  w.sort_first_bit(), sort_key_bits(w.log_m(), w.sort_group), s);
     prof_.mark("sort", s);
     if (ct) launch_ct_prepare<G>(w, s);
-    if (!later) {
+    if (!later && !cleared) {
       launch_clear_buckets<G>(w, s);
       prof_.mark("clear", s);
     }
@@ -580,6 +620,7 @@ class CudaEngine final : public Engine {
   std::unique_ptr<Event> piece_staged_;  // a piece's DMA is done (copy_uploading, recorded again per piece)
   Profiler prof_;
   std::atomic<uint64_t> dma_queue_ns_{0};  // MSM_CUDA_PROFILE: stage_and_copy's DMA calls, all threads
+  std::atomic<uint64_t> piece_launch_ns_{0};  // MSM_CUDA_PROFILE: its pieces' launches (at_end)
 };
 
 // Runs f(i) for i in [0, count) on a thread each and waits for all. An exception of f(i) is

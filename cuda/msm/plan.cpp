@@ -69,10 +69,13 @@ int choose_sort_group(uint64_t n, int W, int c) {
 // time per point, is about 0.3·D·(F/32)² for F-byte coordinates (engine at 2^24, MSM_CUDA_PROFILE:
 // 3.5 ns per point for BN254, 7 for BLS12-381, D = 13). The device never waits again when each
 // piece's copy ends before the compute of the pieces before it: with cumulative shares S_i,
-// S_(i+1) ≤ S_1 + ρ'·S_i, ρ' = kPieceMargin·ρ (the copy's speed varies: 512 MiB took 9.7 to 14.8
-// ms in consecutive calls, and at 0.8·ρ BLS12-381 2^24's last piece once waited 3.1 ms for it,
-// MSM_CUDA_PROFILE); equality throughout gives the smallest first piece, S_i = (ρ'^i − 1)/(ρ'^k −
-// 1), and its copy is what stays exposed.
+// S_(i+1) ≤ S_1 + ρ'·S_i, ρ' = kPieceMargin·ρ; equality throughout gives the smallest first piece,
+// S_i = (ρ'^i − 1)/(ρ'^k − 1), and its copy is what stays exposed. The copy's speed varies (512 MiB
+// took 9.7 to 14.8 ms in consecutive calls), and while each piece's launches held up the copy of
+// the next (0.10–0.15 ms a piece) the margin was 0.65: at 0.8 BLS12-381 2^24's last piece once
+// waited 3.1 ms for its scalars (MSM_CUDA_PROFILE). With the launches on the copy threads (engine.cu
+// stage_and_copy) BN254 and BLS12-381 2^20 and 2^22 were fastest at 1.0 of 0.65 / 1.0 / 1.3 / 1.6
+// (H200; from 1.3 the device waits for the later pieces' copies, bench/gpu-notes.md).
 // Each piece more costs a pass of Alg. 3–5 (kPieceMs), and in the other modes more: the
 // constant-time mode's §5 tree (0.24 / 0.43 ms a piece at BN254 / BLS12-381 on the H100, whatever n),
 // the homogeneous mode's Alg. 5 (its copy of the runs to the buckets, and in a later piece an XYZZ
@@ -80,7 +83,7 @@ int choose_sort_group(uint64_t n, int W, int c) {
 // constants are fitted to k = 2 … 6 forced on the H100 (API, 2^20 / 2^22 / 2^24, every mode:
 // bench/gpu-notes.md, "A call in k pieces", and its later sections).
 namespace {
-constexpr double kPieceMargin = 0.65;
+constexpr double kPieceMargin = 1.0;
 constexpr double kCopyMsPerPoint = 0.75e-6;
 constexpr double kPieceMs = 0.15;
 constexpr double kCtTreeMs = 0.25;       // times (F/32)^1.4
