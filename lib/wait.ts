@@ -6,9 +6,9 @@
 // (the context's previous call, per scalar set, sets when) until it settles: one core busy for the
 // end of each call; timers, I/O and other callbacks run meanwhile as usual.
 
-/** From this share of the previous call's wait on, less kEarlyMs, the loop turns. */
-const kShare = 0.85;
-const kEarlyMs = 0.3;
+/** From this share of the previous call's wait on, less EARLY_MS, the loop turns. */
+const SHARE = 0.85;
+const EARLY_MS = 0.3;
 
 /** The wait for a CUDA call's promise `p`, keeping the event loop turning from `fromMs` on (0: at once). */
 export function turning<T>(p: Promise<T>, fromMs: number): Promise<T> {
@@ -29,7 +29,7 @@ export class CallWaits {
 
   async wait<T>(p: Promise<T>, sets: number): Promise<T> {
     const t0 = performance.now();
-    const v = await turning(p, this.#msPerSet > 0 ? kShare * this.#msPerSet * sets - kEarlyMs : 0);
+    const v = await turning(p, this.#msPerSet > 0 ? SHARE * this.#msPerSet * sets - EARLY_MS : 0);
     this.#msPerSet = (performance.now() - t0) / Math.max(sets, 1);
     return v;
   }
