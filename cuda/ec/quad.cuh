@@ -173,8 +173,9 @@ __device__ typename G::field add_by_quad(const Homogeneous<G>* a, const Homogene
   return r;
 }
 
-// *a += *b (a ≠ b) in place by the quad, lanes 0 … 2 storing the coordinate add_by_quad gave them:
-// the constant-time mode's rounds of the bucket reduction (reduce.cu), as add_to_by_quad's XYZZ.
+// *a += *b in place by the quad, lanes 0 … 2 storing the coordinate add_by_quad gave them: the
+// constant-time mode's rounds of the bucket reduction (reduce.cu), as add_to_by_quad's XYZZ. a = b
+// doubles (add_by_quad reads both before any lane stores).
 template <class G>
 __device__ void add_to_by_quad(Homogeneous<G>* a, const Homogeneous<G>* b) {
   const typename G::field c = add_by_quad(a, b);
@@ -188,6 +189,23 @@ template <int q, class X>
 __device__ __forceinline__ void add_to(X* a, const X* b) {
   if constexpr (q == 2) add_to_by_quad(a, b);
   else *a = a->add(*b);
+}
+
+// *a = 2·*a by the calling thread (q = 0) or by its quad (q = 2, every lane calling it with the same
+// a): XYZZ by dbl_to_by_quad (O stays O), the constant-time mode's homogeneous points as *a + *a
+// by RCB Alg. 7, which is complete and whose lanes read both operands before any stores.
+template <class F>
+__device__ __forceinline__ void dbl_to_by_quad_any(XYZZ<F>* a) {
+  if (!a->is_inf()) dbl_to_by_quad(a);
+}
+template <class G>
+__device__ __forceinline__ void dbl_to_by_quad_any(Homogeneous<G>* a) {
+  add_to_by_quad(a, a);
+}
+template <int q, class X>
+__device__ __forceinline__ void dbl_to(X* a) {
+  if constexpr (q == 2) dbl_to_by_quad_any(a);
+  else *a = a->dbl();
 }
 
 }  // namespace msm::ec

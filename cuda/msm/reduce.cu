@@ -62,21 +62,41 @@ MSM_HD MSM_INLINE Rounds<X> rounds_of(const Workspace<G>& w) {
                    l > 0 ? reinterpret_cast<X*>(w.chunk_rest) : nullptr, w.log_m() - l, l};
 }
 
-// Q_j into w.window_sums[j] (reduce.cuh window_sum), one thread.
-template <class G, class X>
-__device__ __forceinline__ void store_window_sum(const Workspace<G>& w, const Rounds<X>& in, const X* bhat1, uint32_t j) {
+// Q_j into w.window_sums[j] (reduce.cuh window_sum_to), in place over the tree's total at position
+// j·K, by one thread or by its quad (q = 2: every lane calls it for j; each step's stores are
+// seen by the quad's lanes before the next step reads them).
+template <int q, class G, class X>
+__device__ __forceinline__ void store_window_sum(const Workspace<G>& w, const Rounds<X>& in, X* bhat1, uint32_t j) {
   const size_t K = size_t(1) << in.log_k;
-  w.window_sums[j] = as_xyzz(window_sum(in.points[j * K], bhat1[j], in.l, !w.shared_buckets,
-                                        in.rest ? in.rest + j * K : nullptr));
+  const unsigned lane = threadIdx.x & ((1u << q) - 1);
+  const auto step = [] {
+    if constexpr (q == 2) __syncwarp(ec::quad_mask());
+  };
+  X* const total = in.points + j * K;
+  window_sum_to(
+      total, bhat1 + j, in.l, !w.shared_buckets, in.rest ? in.rest + j * K : nullptr,
+      [&](X* a) {
+        ec::dbl_to<q>(a);
+        step();
+      },
+      [&](X* a, const X* y) {
+        ec::add_to<q>(a, y);
+        step();
+      },
+      [&](X* a) {
+        if (lane == 0) *a = -*a;
+        step();
+      });
+  if (lane == 0) w.window_sums[j] = as_xyzz(*total);
 }
 
-// The same out of line, where the rounds add by quads: inline, its serial additions set the
-// kernel's register count (ptxas, sm_90: BN254 at its 128-register bound spills 308 bytes inline,
+// The same out of line, where the rounds add by quads: inline, its steps set the kernel's register
+// count (ptxas, sm_90: BN254 at its 128-register bound spilled 308 bytes with serial steps inline,
 // 48 out of line). The serial kernels keep it inline (out of line, BN254's spills 40 bytes).
 template <class G, class X>
-__device__ __noinline__ void store_window_sum_outlined(const Workspace<G>& w, const Rounds<X>& in, const X* bhat1,
+__device__ __noinline__ void store_window_sum_outlined(const Workspace<G>& w, const Rounds<X>& in, X* bhat1,
                                                        uint32_t j) {
-  store_window_sum(w, in, bhat1, j);
+  store_window_sum<2>(w, in, bhat1, j);
 }
 
 // The layered rounds and the summation tree over rounds_of(w), the tree also summing the T_k when
@@ -150,9 +170,9 @@ __global__ void __launch_bounds__(kRedBlock, red_min_blocks(G::field::N, ff::is_
     }
     grid.sync();
   }
-  for (uint32_t j = gtid; j < W; j += gsize) {
-    if constexpr (q == 2) store_window_sum_outlined(w, in, bhat1, j);
-    else store_window_sum(w, in, bhat1, j);
+  for (uint32_t u = gtid; u < W << q; u += gsize) {  // a quad (or a thread) a window
+    if constexpr (q == 2) store_window_sum_outlined(w, in, bhat1, u >> q);
+    else store_window_sum<q>(w, in, bhat1, u >> q);
   }
 }
 

@@ -12,7 +12,7 @@
 //   Q_j = Σ_k (a·kL·R_k + a·T_k − (a−1)·R_k) = a·(L·Σ_k k·R_k + Σ_k T_k) − (a−1)·Σ_k R_k,
 // so the layered reduction below runs on the K points R_k, whose suffix sums give
 // Σ_k k·R_k = Σ_{k ≥ 1} B̂_k and Σ_k R_k = B̂_0, and the summation tree also sums the T_k. The chunk
-// threads end with their running sums: every doubling by L sits in the one thread of window_sum,
+// threads end with their running sums: every doubling by L sits in window_sum (one task a window),
 // not on each chunk's chain (l + 2 serial steps a chunk before, bench/gpu-notes.md). l = 0 is the
 // plain §3.4 reduction.
 //
@@ -91,17 +91,32 @@ MSM_HD MSM_INLINE void chunk_sums(const X* B, int l, X* R, X* T) {
 // Whether the tree's position 0 is set to O once B̂_0 is saved: after a chunk level (l > 0).
 MSM_HD MSM_INLINE bool tree_drops_first(int l) { return l > 0; }
 
-// Q_j from the tree's total and B̂_0: without a chunk level (tsum null) total = Σ_p B̂_p and
-// Q = a·total − (a−1)·B̂_0; after one total = Σ_{k ≥ 1} B̂_k, *tsum = Σ_k T_k and
-// Q = a·(2^l·total + Σ_k T_k) − (a−1)·B̂_0 (a = 2 for odd, else 1).
+// Q_j from the tree's total and B̂_0, in place in *total: without a chunk level (tsum null) total =
+// Σ_p B̂_p and Q = a·total − (a−1)·B̂_0; after one total = Σ_{k ≥ 1} B̂_k, *tsum = Σ_k T_k and
+// Q = a·(2^l·total + Σ_k T_k) − (a−1)·B̂_0 (a = 2 for odd, else 1); *bhat0 is negated on the way.
+// dbl(x), add(x, y) and neg(x) double x, add y to x and negate x in place: a thread's point
+// operations (window_sum below), or the reduction's quad of lanes (reduce.cu), whose steps each
+// wait on 3–4 products instead of 9–14 (l + 1 of them at BN254 2^20, on the MSM's last chain).
+template <class X, class Dbl, class Add, class Neg>
+MSM_HD MSM_INLINE void window_sum_to(X* total, X* bhat0, int l, bool odd, const X* tsum, Dbl&& dbl, Add&& add,
+                                     Neg&& neg) {
+  if (tsum) {
+    for (int k = 0; k < l; ++k) dbl(total);
+    add(total, tsum);
+  }
+  if (odd) {
+    dbl(total);
+    neg(bhat0);
+    add(total, bhat0);
+  }
+}
 template <class X>
 MSM_HD MSM_INLINE X window_sum(const X& total, const X& bhat0, int l, bool odd, const X* tsum) {
-  X q = total;
-  if (tsum) {
-    for (int k = 0; k < l; ++k) q = q.dbl();
-    q = q.add(*tsum);
-  }
-  return odd ? q.dbl().add(-bhat0) : q;
+  X q = total, b = bhat0;
+  window_sum_to(
+      &q, &b, l, odd, tsum, [](X* a) { *a = a->dbl(); }, [](X* a, const X* y) { *a = a->add(*y); },
+      [](X* a) { *a = -*a; });
+  return q;
 }
 
 }  // namespace msm::gpu
