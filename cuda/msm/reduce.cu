@@ -92,7 +92,7 @@ __device__ __forceinline__ void store_window_sum(const Workspace<G>& w, const Ro
 
 // The same out of line, where the rounds add by quads: inline, its steps set the kernel's register
 // count (ptxas, sm_90: BN254 at its 128-register bound spilled 308 bytes with serial steps inline,
-// 48 out of line). The serial kernels keep it inline (out of line, BN254's spills 40 bytes).
+// 48 out of line). G2's kernels, one thread a task, keep it inline.
 template <class G, class X>
 __device__ __noinline__ void store_window_sum_outlined(const Workspace<G>& w, const Rounds<X>& in, X* bhat1,
                                                        uint32_t j) {
