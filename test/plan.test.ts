@@ -12,6 +12,7 @@ const DEVICES = [16, 24, 48, 80].map((g) => ({ name: `${g} GB`, free: (g - 1) * 
 const BLOCK = 128; // tuning.hpp kAccBlock
 const RESIDENT = 132 * 3 * BLOCK; // H100: SMs × blocks × block size
 const TABLE_SHARE = 0.5;
+const LEVELS_SHARE = 0.25; // plan.hpp kLevelsShare
 
 // Alg. 4 threads per window: whole blocks, so that the launch's W·T/BLOCK blocks are all resident
 // (one wave); the plain quotient where not even one block per window is resident; at most the
@@ -245,12 +246,24 @@ describe.each(CURVE_NAMES)('%s', (curve: CurveName) => {
   });
 });
 
+// The shared set of odd digits (Plan::levels): the table holds 2^e·P_i for every e < D·c, the set
+// 2^(c−2) buckets, and the sort value's EXP field the level: ⌈log2(D·c)⌉ bits below the point index.
+function levelsRules(curve: CurveName, p: ContextPlan, n: number): void {
+  expect([p.sharedBuckets, p.levels]).toEqual([true, true]);
+  expect(p.D).toBe(T().numWindows(curve, p.c));
+  expect([p.W, p.M, p.tau, p.sortGroup, p.tableLowered]).toEqual([1, 2 ** (p.c - 2), p.D * p.c - 1, 1, false]);
+  expect(p.T).toBe(threadsPerWindow(RESIDENT, 1, p.D * n));
+  expect(n).toBeLessThan(2 ** (32 - 1 - Math.ceil(Math.log2(p.D * p.c))));
+  checkLayout(p, n);
+}
+
 // One bucket set for all windows (Plan::shared_buckets; issue 12, lever 1): the table holds
 // 2^(jc)·P_i for the D windows, the pipeline runs one window of D·n entries into 2^(c−1) buckets.
 // The cost model takes it from 2^16 points where it is cheaper and its table fits; an explicit τ or
 // windowBits keeps a bucket set per window.
 describe.each(CURVE_NAMES)('%s: shared buckets', (curve: CurveName) => {
   const sharedRules = (p: ContextPlan, n: number) => {
+    if (p.levels) return levelsRules(curve, p, n);
     expect(p.sharedBuckets).toBe(true);
     expect(p.D).toBe(T().numWindows(curve, p.c));
     expect([p.W, p.M, p.tau, p.sortGroup, p.tableLowered]).toEqual([1, 2 ** (p.c - 1), p.D - 1, 1, false]);
@@ -265,7 +278,7 @@ describe.each(CURVE_NAMES)('%s: shared buckets', (curve: CurveName) => {
       for (const accumulation of ['xyzz', 'homogeneous', 'constant-time'] as const) {
         const p = T().planContext(curve, n, { accumulation }, 80 * GB, RESIDENT);
         expect({ log, accumulation, shared: p.sharedBuckets }).toEqual({ log, accumulation, shared: true });
-        expect(p.c).toBe(T().chooseWindow(curve, n, RESIDENT, RESIDENT, true, accumulation));
+        expect(p.c).toBe(T().chooseWindow(curve, n, RESIDENT, RESIDENT, true, accumulation, p.levels));
         sharedRules(p, n);
       }
     }
@@ -292,6 +305,36 @@ describe.each(CURVE_NAMES)('%s: shared buckets', (curve: CurveName) => {
     }
     // a shared table needs no doubling, so the constant-time mode takes it too
     sharedRules(T().planContext(curve, 4096, { buckets: 'shared', accumulation: 'constant-time' }, 80 * GB, RESIDENT), 4096);
+  });
+});
+
+// The levels where their table of D·c levels fits the table share and the model prices them below
+// the plain shared set (issue 12: the reduction halves with the buckets).
+describe.each(CURVE_NAMES)('%s: the shared set of odd digits (levels)', (curve: CurveName) => {
+  test('taken by the model only where its D·c levels fit, with the levels\' c; forced, with windowBits as c', () => {
+    for (const log of [16, 18, 20, 22, 24])
+      for (const { free } of DEVICES) {
+        const n = 2 ** log;
+        const p = T().planContext(curve, n, {}, free, RESIDENT);
+        if (!p.levels) continue;
+        expect(p.c).toBe(T().chooseWindow(curve, n, RESIDENT, RESIDENT, true, 'xyzz', true));
+        expect(p.D * p.c * n * p.affineBytes).toBeLessThanOrEqual(LEVELS_SHARE * free);
+        levelsRules(curve, p, n);
+        expect(p.total).toBeLessThanOrEqual(free);
+      }
+    // not below 2^18 points (plan.hpp kLevelsFrom), where the plain set at c = 16 measured faster
+    for (const n of [2 ** 16, 2 ** 18 - 1]) expect(T().planContext(curve, n, {}, DEVICES[3].free, RESIDENT).levels).toBe(false);
+    // BN254 2^20 (c = 20, 13 windows: 16.25 GiB of levels) on the 80 GB device, as on an H100
+    if (curve === 'bn254') expect(T().planContext(curve, 2 ** 20, {}, DEVICES[3].free, RESIDENT).levels).toBe(true);
+    for (const [n, c] of [[1000, 12], [4096, 16], [2 ** 18, 20]]) {
+      const p = T().planContext(curve, n, { buckets: 'levels', windowBits: c }, 80 * GB, RESIDENT);
+      expect(p.c).toBe(c);
+      levelsRules(curve, p, n);
+    }
+    // no doubling in Alg. 4 either, so the constant-time mode takes it too
+    levelsRules(curve, T().planContext(curve, 4096, { buckets: 'levels', accumulation: 'constant-time' }, 80 * GB, RESIDENT), 4096);
+    // a table that does not fit: the per-window layout
+    expect(T().planContext(curve, 2 ** 24, { buckets: 'levels' }, 80 * GB, RESIDENT).sharedBuckets).toBe(false);
   });
 });
 

@@ -24,8 +24,12 @@ const Environment& environment() {
     };
     e.cuda_chunk_log = integer("MSM_CUDA_CHUNK_LOG", 0, 20, -1);
     e.cuda_sort_group = integer("MSM_CUDA_SORT_GROUP", 1, 64, 0);
-    e.cuda_buckets = is("MSM_CUDA_BUCKETS", "windows") ? 1 : is("MSM_CUDA_BUCKETS", "shared") ? 2 : 0;
+    e.cuda_buckets = is("MSM_CUDA_BUCKETS", "windows") ? 1
+                     : is("MSM_CUDA_BUCKETS", "shared")  ? 2
+                     : is("MSM_CUDA_BUCKETS", "levels")  ? 3
+                                                         : 0;
     e.cuda_pieces = integer("MSM_CUDA_PIECES", 1, 8, 0);
+    e.cuda_heavy = integer("MSM_CUDA_HEAVY", 1, 64, 0);
     e.cuda_profile = std::getenv("MSM_CUDA_PROFILE") != nullptr;
     e.cuda_profile_host = is("MSM_CUDA_PROFILE", "host");
     e.cuda_upload_pageable = is("MSM_CUDA_UPLOAD", "pageable");

@@ -17,13 +17,17 @@ struct Environment {
   // MSM_CUDA_SORT_GROUP=g (1 … 64): windows per radix sort (cuda/msm/sort.cu), clamped to the
   // windows; 0 = the plan's choice (for measuring, and to test groups of unequal size).
   int cuda_sort_group = 0;
-  // MSM_CUDA_BUCKETS=shared|windows: one bucket set for all windows, or one per window, whatever
-  // the cost model says (cuda/msm/plan.hpp Plan::shared_buckets; shared only where no τ is asked for
-  // and the table fits): 0 = the plan's choice, 1 = windows, 2 = shared (for measuring and tests).
+  // MSM_CUDA_BUCKETS=shared|levels|windows: one bucket set for all windows (of plain digits, or of
+  // odd digits over every level), or one per window, whatever the cost model says (cuda/msm/plan.hpp
+  // Plan::shared_buckets, Plan::levels; shared only where no τ is asked for and the table fits):
+  // 0 = the plan's choice, 1 = windows, 2 = shared, 3 = levels (for measuring and tests).
   int cuda_buckets = 0;
   // MSM_CUDA_PIECES=k (1 … 8): a call whose scalars are handed over while copied runs in k pieces at
   // any n ≥ k (1: no split); 0 = the plan's choice (cuda/msm/plan.hpp Plan::pieces).
   int cuda_pieces = 0;
+  // MSM_CUDA_HEAVY=h (1 … 64): the default mode's Alg. 5 sums a split bucket over more than h threads
+  // by a block; 0 = the plan's choice (cuda/msm/plan.hpp Plan::heavy_pieces; for measuring).
+  int cuda_heavy = 0;
   // MSM_CUDA_PROFILE (any value): per-stage device times of every MSM on stderr, and the host's
   // phases (call-time copy, launches).
   bool cuda_profile = false;

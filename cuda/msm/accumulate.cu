@@ -106,7 +106,7 @@ struct XyzzAcc {
   const A* __restrict__ table;
   uint32_t n;
   uint32_t tau;
-  int shift;  // value_shift(c)
+  int shift;  // Workspace::value_shift()
   X* __restrict__ buffer;
   X* __restrict__ buckets;  // the window's, bucket b at b − 1
   bool later;               // the buckets hold an earlier piece's sums: runs start from them
@@ -174,7 +174,7 @@ struct HomogeneousAcc {
   const A* __restrict__ table;
   uint32_t n;
   uint32_t tau;
-  int shift;  // value_shift(c)
+  int shift;  // Workspace::value_shift()
   X* __restrict__ buffer;
   Sum acc;
   Wait pending;                // the run's point waiting for a partner; with closing, the finished run's last
@@ -276,7 +276,7 @@ struct ConstantTimeAcc {
   using F = typename G::field;
   const A* __restrict__ table;
   uint32_t n;
-  int shift;  // value_shift(c)
+  int shift;  // Workspace::value_shift()
   H* __restrict__ buffer;
   H* __restrict__ buckets;  // the window's, bucket b at b − 1
   bool later;               // the buckets hold an earlier piece's sums: runs start from them
@@ -307,7 +307,7 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B, Mode
     const Span sp = thread_span(0, count, w.T, tid);
     using H = ec::HomogeneousOf<G>;
     using Sum = std::conditional_t<B == Budget::shared, SharedSum<H>, RegisterSum<H>>;
-    ConstantTimeAcc<G, Sum> acc{w.table, w.n, value_shift(w.c), w.ct_buffer() + size_t(j) * w.ct_padded(),
+    ConstantTimeAcc<G, Sum> acc{w.table, w.n, w.value_shift(), w.ct_buffer() + size_t(j) * w.ct_padded(),
                                 w.ct_buckets() + size_t(j) * w.M(), w.later, {}};
     if constexpr (B == Budget::shared) acc.s.base = acc_shared + threadIdx.x;
     accumulate_thread_ct(tid, sp, keys, w.vals + base, w.buf_index + size_t(j) * w.ct_padded(), acc);
@@ -318,7 +318,7 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B, Mode
     using A = AffineOf<G>;
     constexpr bool in_shared = B == Budget::shared;
     HomogeneousAcc<G, std::conditional_t<in_shared, SharedSum<H>, H>, std::conditional_t<in_shared, SharedSum<A>, A>> acc{
-        w.table, w.n, uint32_t(w.tau), value_shift(w.c), w.buffer + size_t(j) * w.slots()};
+        w.table, w.n, uint32_t(w.tau), w.value_shift(), w.buffer + size_t(j) * w.slots()};
     if constexpr (in_shared) {
       acc.acc.base = acc_shared + threadIdx.x;
       acc.pending.base = acc_shared + size_t(kAccBlock) * (sizeof(H) / 8) + threadIdx.x;
@@ -331,7 +331,7 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B, Mode
     const uint32_t first = first_nonzero(keys, count);
     using X = XyzzOf<G>;
     using Sum = std::conditional_t<B == Budget::shared, SharedSum<X>, RegisterSum<X>>;
-    XyzzAcc<G, Sum> acc{w.table,   w.n,   uint32_t(w.tau), value_shift(w.c), w.buffer + size_t(j) * w.slots(),
+    XyzzAcc<G, Sum> acc{w.table,   w.n,   uint32_t(w.tau), w.value_shift(), w.buffer + size_t(j) * w.slots(),
                         w.buckets + size_t(j) * w.M(), w.later, {}};
     if constexpr (B == Budget::shared) acc.s.base = acc_shared + threadIdx.x;
     accumulate_thread_direct(tid, thread_span(first, count, w.T, tid), keys, w.vals + base, first, count,

@@ -79,7 +79,7 @@ __global__ void __launch_bounds__(kAggBlock) scatter_kernel(Workspace<G> w) {
 
 // The default mode's aggregation (aggregate.cuh DirectView): one thread per Alg. 4 thread; where its
 // tail slot starts a split bucket, it adds the bucket's few pieces into the bucket itself, or, past
-// kHeavyPieces of them, queues the bucket for heavy_kernel. Every other bucket Alg. 4 wrote.
+// Plan::heavy_pieces of them, queues the bucket for heavy_kernel. Every other bucket Alg. 4 wrote.
 template <class G>
 __global__ void __launch_bounds__(kAggBlock) split_kernel(Workspace<G> w) {
   using X = XyzzOf<G>;
@@ -90,7 +90,7 @@ __global__ void __launch_bounds__(kAggBlock) split_kernel(Workspace<G> w) {
   const uint32_t b = v.split[t];
   if (b == 0) return;
   const uint32_t t1 = split_end(v, t, b), M = w.M();
-  if (t1 - t > kHeavyPieces) {
+  if (t1 - t > w.heavy_pieces) {
     const uint32_t q = atomicAdd(w.heavy_count, 1u);
     w.heavy[q] = make_uint4(j * M + b - 1, t, t1, 0);
     return;

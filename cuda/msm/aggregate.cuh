@@ -58,8 +58,10 @@ MSM_HD MSM_INLINE void for_each_piece(const View& v, uint32_t t0, uint32_t from,
   for (uint32_t t = from + k; t < to; t += stride) f(piece_slot(v, t0, t));
 }
 
-// Buckets whose pieces span more threads than this go to the block-wide (heavy) path.
+// Buckets whose pieces span more threads than this go to the block-wide (heavy) path (the default
+// mode: Plan::heavy_pieces, this or kHeavyPiecesLevels).
 constexpr uint32_t kHeavyPieces = 16;
+constexpr uint32_t kHeavyPiecesLevels = 4;
 
 // A heavy bucket over many threads is split into parts, a block each (aggregate.cu heavy_kernel):
 // with all scalars equal a window's n entries are one bucket, or with one bucket set for all windows

@@ -165,17 +165,17 @@ class CudaEngine final : public Engine {
     }
     piece_staged_ = std::make_unique<Event>();
     std::vector<uint32_t> rt;
-    if (!plan_.shared_buckets) {  // shared buckets take the plain digit, no mapping table
+    if (!plan_.shared_buckets) {  // shared buckets compute their digits, no mapping table
       rt.resize(table_size(plan_.c));
       build_recode_table(plan_.c, rt.data());
       MSM_CUDA_CHECK(cudaMemcpyAsync(memory_.get() + plan_.recode_table.offset, rt.data(), rt.size() * 4,
                                      cudaMemcpyHostToDevice, stream_->s));
     }
-    // Bases → level 0 of the table, then levels 1 … τ on the device (2^c apart for shared buckets).
+    // Bases → level 0 of the table, then levels 1 … τ on the device (2^c apart for plain shared digits).
     A* table = reinterpret_cast<A*>(memory_.get() + plan_.table.offset);
     MSM_CUDA_CHECK(cudaMemcpyAsync(table, pts.limbs.data(), size_t(plan_.n) * sizeof(A), cudaMemcpyHostToDevice,
                                    stream_->s));
-    build_table<G>(table, plan_.n, plan_.tau, plan_.shared_buckets ? plan_.c : 1, stream_->s);
+    build_table<G>(table, plan_.n, plan_.tau, plan_.shared_buckets && !plan_.levels ? plan_.c : 1, stream_->s);
     if (lend && plan_.n * 32 >= kSlice)
       lender_ = std::make_shared<PinnedLender>(plan_.n * 32, lent_buffers(plan_.n * 32));
     MSM_CUDA_CHECK(cudaStreamSynchronize(stream_->s));

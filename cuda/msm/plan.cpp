@@ -136,9 +136,10 @@ void choose_pieces(Plan& p, uint64_t n, size_t coordinate_bytes) {
 //                           entries by the first digit (recode.cuh partition_bits)
 //   max(W·M·a, C·min(h, H)) Alg. 5, ≈ a per bucket, or its longest chain where that takes longer: a
 //                           bucket over h of the Alg. 4 threads has its pieces added one after
-//                           another (a block sums the buckets of more than H = kHeavyPieces), each ≈ C
-//                           additions of throughput. With odd digits bucket 1 holds the digits ±2^e
-//                           (e < c − 1), (c − 1)/2^(c−1) of a window's entries, h = (c − 1)·R/(2^(c−1)·W).
+//                           another (a block sums the buckets of more than H = Plan::heavy_pieces), each
+//                           ≈ C additions of throughput. With odd digits bucket 1 holds the digits ±2^e
+//                           (e < c − 1), (c − 1)/2^(c−1) of a window's entries, h = (c − 1)·R/(2^(c−1)·W),
+//                           and with the levels also log2(values) + 1 of the top window's values.
 //                           Plain shared digits spread evenly, h = R/M, except the top window's,
 //                           which take only the values up to the top of r (3 bits there put n entries
 //                           into 8 buckets): h = R·share/(D'·values) where that is larger
@@ -185,11 +186,12 @@ constexpr LayoutCosts kSharedHomogeneousCosts{8.0, kSharedCosts.chunk_share, kSh
 }  // namespace
 
 double window_cost(double n, int c, const DigitProfile& d, uint32_t resident, uint32_t chunk_threads, bool shared,
-                   Accumulation mode) {
+                   Accumulation mode, bool levels) {
   const LayoutCosts& k = !shared                               ? kWindowsCosts
                          : mode == Accumulation::homogeneous ? kSharedHomogeneousCosts
                                                              : kSharedCosts;
-  const int log_m = log2_buckets(c, shared), W = shared ? 1 : d.D;
+  const bool plain = shared && !levels;
+  const int log_m = log2_buckets(c, plain), W = shared ? 1 : d.D;
   const uint32_t M = 1u << log_m;
   const int l = chunk_log_for(M, W, std::max<uint32_t>(chunk_threads / k.chunk_share, 1));
   const double K = double(M >> l), log_k = double(log_m - l);
@@ -198,9 +200,13 @@ double window_cost(double n, int c, const DigitProfile& d, uint32_t resident, ui
   const double passes = double((kb + 7) / 8 - (partition_bits(kb, d.D, shared) > 0 ? 1 : 0));
   const double reduce = K * (log_k / 2 + 1) + (l > 0 ? k.chunk_per_bucket * M : 0.0);
   const double R = double(resident);
-  const double spread = shared ? R / double(M) : double(c - 1) * R / (double(1u << (c - 1)) * W);
-  const double top = shared ? R * d.top_share / (d.active() * d.top_values) : 0.0;
-  const double alg5 = std::max(W * M * k.aggregate, chain * std::min(std::max(spread, top), double(kHeavyPieces)));
+  const double spread = plain ? R / double(M) : double(c - 1) * R / (double(1u << (c - 1)) * W);
+  // the top window's values, each a bucket's span of threads; with the levels bucket 1 takes
+  // log2(values) + 1 of them (every ±2^e below the top) besides its share of the full windows
+  const double top_value = shared ? R * d.top_share / (d.active() * d.top_values) : 0.0;
+  const double top = levels ? spread + top_value * (std::log2(d.top_values) + 1.0) : top_value;
+  const double heavy = double(levels ? kHeavyPiecesLevels : kHeavyPieces);
+  const double alg5 = std::max(W * M * k.aggregate, chain * std::min(std::max(spread, top), heavy));
   return d.active() * n * (1.0 + sort_pass * passes) + alg5 + W * reduce * k_full + (l > 0 ? k.chunk_fixed : 0.0) +
          2 * log_k * latency;
 }
@@ -235,13 +241,14 @@ int max_window_bits(uint64_t n) {
 }
 
 int choose_window_bits(uint64_t n, const uint32_t* rm1, int bits, uint32_t resident, uint32_t chunk_threads,
-                       bool shared, Accumulation mode, double* cost) {
+                       bool shared, Accumulation mode, double* cost, bool levels) {
   int best = 8;
   double best_cost = 1e300;
   for (int c = 4; c <= max_window_bits(n); ++c) {
     const DigitProfile d = digit_profile(rm1, bits, c);
-    if (shared && !shared_fits(c, d.D)) continue;
-    const double x = window_cost(double(n), c, d, resident, chunk_threads, shared, mode);
+    if (shared && !levels && !shared_fits(c, d.D)) continue;
+    if (shared && levels && n >= levels_points_limit(d.D, c)) continue;
+    const double x = window_cost(double(n), c, d, resident, chunk_threads, shared, mode, levels);
     if (x < best_cost) best_cost = x, best = c;
   }
   if (cost) *cost = best_cost;
@@ -303,32 +310,50 @@ Plan make_plan(const PlanInput& in) {
   // τ: as asked, else c − 1 (no doublings during accumulation) when the table fits in kTableShare of
   // the free memory, else the largest depth that does. The constant-time mode needs τ = c − 1, so
   // where its table does not fit, a cost-model c is lowered until it does.
-  const auto fits = [&](int depth) {
-    return double(depth + 1) * double(in.n) * double(cv.affine) <= kTableShare * double(in.free_memory);
+  const auto fits = [&](int depth, double share = kTableShare) {
+    return double(depth + 1) * double(in.n) * double(cv.affine) <= share * double(in.free_memory);
   };
 
   // One bucket set for all windows (Plan::shared_buckets) where the cost model prefers it from
-  // kSharedBucketsFrom points, its table of D levels fits, and no τ was asked for (PlanInput::buckets
-  // forces the choice, for measuring; `shared` then takes an explicit windowBits as its c).
+  // kSharedBucketsFrom points, its table fits, and no τ was asked for: of plain digits over D levels,
+  // or of odd digits over D·c levels (Plan::levels), whichever the model prices lower among those
+  // whose table fits (PlanInput::buckets forces a layout, for measuring; a forced shared layout
+  // takes an explicit windowBits as its c).
   const int forced = in.buckets;
-  if (opt.tau < 0 && forced != 1 && (forced == 2 || (opt.window_bits <= 0 && in.n >= kSharedBucketsFrom))) {
-    double shared_cost = 0;
-    const int cs = opt.window_bits > 0 ? opt.window_bits
-                                       : choose_window_bits(n1, cv.rm1, cv.scalar_bits, in.resident_threads,
-                                                            chunk_threads, true, opt.accumulation, &shared_cost);
-    const int D = windows_of(cs);
-    if ((forced == 2 || shared_cost < windows_cost) && shared_fits(cs, D) && fits(D - 1) &&
-        uint64_t(D) * n1 < (uint64_t(1) << 32)) {
+  if (opt.tau < 0 && forced != 1 && (forced >= 2 || (opt.window_bits <= 0 && in.n >= kSharedBucketsFrom))) {
+    struct Shared {
+      int c = 0;
+      double cost = 1e300;
+      bool ok = false;
+    };
+    const auto shared = [&](bool levels) {
+      Shared o;
+      o.c = opt.window_bits > 0 ? opt.window_bits
+                                : choose_window_bits(n1, cv.rm1, cv.scalar_bits, in.resident_threads, chunk_threads,
+                                                     true, opt.accumulation, &o.cost, levels);
+      const int D = windows_of(o.c);
+      o.ok = uint64_t(D) * n1 < (uint64_t(1) << 32) &&
+             (levels ? n1 < levels_points_limit(D, o.c) && fits(D * o.c - 1, kLevelsShare)
+                    : shared_fits(o.c, D) && fits(D - 1));
+      return o;
+    };
+    const Shared plain = forced == 3 ? Shared{} : shared(false);
+    const Shared odd = forced == 2 || (forced == 0 && in.n < kLevelsFrom) ? Shared{} : shared(true);
+    const bool take_odd = odd.ok && (forced == 3 || ((!plain.ok || odd.cost < plain.cost) && odd.cost < windows_cost));
+    const bool take_plain = !take_odd && plain.ok && (forced == 2 || plain.cost < windows_cost);
+    if (take_odd || take_plain) {
       p.shared_buckets = true;
-      c = cs;
+      p.levels = take_odd;
+      c = take_odd ? odd.c : plain.c;
     }
   }
   if (ct && opt.window_bits <= 0 && !p.shared_buckets)
     while (c > kMinWindowBits + 2 && !fits(c - 1)) --c, p.table_lowered = true;
   p.D = windows_of(c);
+  p.level_shift = p.levels ? level_shift(cv.rm1, cv.scalar_bits, c) : 0;
   int tau = opt.tau;
   if (p.shared_buckets) {
-    tau = p.D - 1;
+    tau = p.levels ? p.D * c - 1 : p.D - 1;
   } else if (tau < 0) {
     tau = c - 1;
     if (!ct)
@@ -337,7 +362,7 @@ Plan make_plan(const PlanInput& in) {
   p.c = c;
   p.tau = tau;
   p.W = p.shared_buckets ? 1 : p.D;
-  const int log_m = log2_buckets(c, p.shared_buckets);
+  const int log_m = log2_buckets(c, p.shared_buckets && !p.levels);
   p.M = 1u << log_m;
   // Entries per window: n, or all D·n in the one shared window.
   const uint64_t entries = p.shared_buckets ? uint64_t(p.D) * n1 : n1;
@@ -351,6 +376,9 @@ Plan make_plan(const PlanInput& in) {
   // than the layered rounds over the points they remove until the chunk kernel runs short of warps.
   // window_cost prices this same level.
   p.chunk_log = choose_chunk_log(p.M, p.W, std::max<uint32_t>(chunk_threads / kChunkThreadShare, 1));
+  p.heavy_pieces = environment().cuda_heavy > 0 ? uint32_t(environment().cuda_heavy)
+                   : p.levels                  ? kHeavyPiecesLevels
+                                               : kHeavyPieces;
   p.sort_group = p.shared_buckets ? 1 : choose_sort_group(n1, p.W, c);
   choose_pieces(p, in.n, cv.affine / 2);
   if (in.n == 0) return p;

@@ -32,8 +32,9 @@ struct PlanInput {
   // in registers, the residency the rule was fitted with (0: resident_threads).
   uint32_t chunk_threads = 0;
   bool shared_sum = false;        // Alg. 4 keeps its sums in shared memory (tuning.hpp acc_shared_for)
-  // Bucket layout: 0 = the cost model's choice (Plan::shared_buckets), 1 = one set per window,
-  // 2 = one set for all windows (engine.cu passes MSM_CUDA_BUCKETS; for measuring and tests).
+  // Bucket layout: 0 = the cost model's choice (Plan::shared_buckets, Plan::levels), 1 = one set per
+  // window, 2 = one set of plain digits for all windows, 3 = one set of odd digits over every level
+  // (engine.cu passes MSM_CUDA_BUCKETS; for measuring and tests).
   int buckets = 0;
   // CUB's temporary storage for one radix sort of n entries on key_bits bits.
   size_t (*sort_temp_bytes)(uint32_t n, int key_bits) = nullptr;
@@ -52,12 +53,21 @@ struct Plan {
   // 2^(jc)·P_i for the D windows j, the pipeline runs one window of D·n entries and 2^(c−1) buckets.
   // Otherwise each window has its own 2^(c−2) buckets of §3.1's odd digits.
   bool shared_buckets = false;
+  // The shared set with §3.1's odd digits (recode.cuh levels_value): the table holds every level
+  // 2^e·P_i, e < D·c, and the set 2^(c−2) buckets, where that table fits and the model prefers it.
+  bool levels = false;
+  int level_shift = 0;  // s: the levels take the digits of k·2^s (recode.cuh level_shift); else 0
   int W = 0;           // windows the pipeline runs (bucket sets): D, or 1 with shared buckets
-  int tau = 0;         // the table holds 2^h·P_i for h ≤ τ (§3.1); shared buckets: 2^(hc)·P_i, τ = D − 1
+  int tau = 0;         // the table holds 2^h·P_i for h ≤ τ (§3.1); shared buckets: 2^(hc)·P_i, τ = D − 1;
+                       // levels: τ = D·c − 1
   uint32_t T = 0;      // Alg. 4 threads per window
-  uint32_t M = 0;      // buckets per window, 2^(c−2) (odd digits only, §3.1), or 2^(c−1) shared
+  uint32_t M = 0;      // buckets per window, 2^(c−2) (odd digits only, §3.1), or 2^(c−1) plain shared
   uint32_t slots = 0;  // Alg. 4 buffer slots per window: buffer_slots(T, log2 M) (Eq. (2)); constant time: ct_window_slots(T) (§5)
   int chunk_log = 0;   // l: the reduction's chunk level sums chunks of 2^l buckets first (reduce.cuh)
+  // Alg. 5: a split bucket over more Alg. 4 threads than this is summed by a block (aggregate.cu):
+  // kHeavyPieces, or kHeavyPiecesLevels with the levels, whose small odd digits gather ~c times a
+  // bucket's share of the entries (bucket 1 every ±2^e) and whose top window adds its few values.
+  uint32_t heavy_pieces = 0;
   int sort_group = 1;  // g: windows per radix sort (sort.cu), on sort_key_bits(c, g) key bits
   Accumulation mode = Accumulation::xyzz;
   bool shared_sum = false;     // PlanInput::shared_sum
@@ -90,6 +100,10 @@ struct Plan {
 
 // The table must fit in this share of the device's free memory (the rest is scratch and headroom).
 constexpr double kTableShare = 0.5;
+// The levels' table (Plan::levels: D·c levels, c times the plain shared one's) in this share: it saves
+// a part of the bucket reduction only (~0.1–0.5 ms a call), so it stays where it leaves room for
+// more contexts (BN254 2^20: 16.3 GiB, within an 80 GB device's share; 2^22: 65 GiB, not).
+constexpr double kLevelsShare = 0.25;
 
 // Throws EngineError ERR_INVALID_OPTION for τ > c − 1, or τ ≠ c − 1 in constant time.
 Plan make_plan(const PlanInput& in);
@@ -97,9 +111,11 @@ Plan make_plan(const PlanInput& in);
 // The window size c of the cost model (plan.cpp) for n points on a device running `resident` Alg. 4
 // threads at once, the chunk level counting `chunk_threads`; rm1 = r − 1, bits = its bit length;
 // `shared`: for one bucket set (Plan::shared_buckets), whose Alg. 5 costs more per bucket in the
-// homogeneous `mode`. *cost (if given): the model's cost at that c.
+// homogeneous `mode`; `levels`: that set of odd digits (Plan::levels), whose values' EXP field must
+// hold D·c levels for n points. *cost (if given): the model's cost at that c.
 int choose_window_bits(uint64_t n, const uint32_t* rm1, int bits, uint32_t resident, uint32_t chunk_threads,
-                       bool shared = false, Accumulation mode = Accumulation::xyzz, double* cost = nullptr);
+                       bool shared = false, Accumulation mode = Accumulation::xyzz, double* cost = nullptr,
+                       bool levels = false);
 // What the cost model needs of the digits of scalars below r at window c (digit_profile).
 struct DigitProfile {
   int D = 0;               // digits per scalar (num_windows)
@@ -110,13 +126,17 @@ struct DigitProfile {
 };
 DigitProfile digit_profile(const uint32_t* rm1, int bits, int c);
 // The model's cost of one MSM of n points at window c (W = D windows of their own, or with `shared`
-// one bucket set).
+// one bucket set, of odd digits with `levels`).
 double window_cost(double n, int c, const DigitProfile& d, uint32_t resident, uint32_t chunk_threads,
-                   bool shared = false, Accumulation mode = Accumulation::xyzz);
+                   bool shared = false, Accumulation mode = Accumulation::xyzz, bool levels = false);
 // Shared buckets are considered from this many points: they need c ≥ 16 (recode.cuh shared_fits),
 // 2^15 buckets, too many below (measured faster from 2^16 on the H100, bench/gpu-notes.md);
 // PlanInput::buckets forces either.
 constexpr uint64_t kSharedBucketsFrom = uint64_t(1) << 16;
+// The levels (Plan::levels) are considered from this many points: at 2^16 the model took them at
+// c = 13 (20 windows, 2^11 buckets), slower than the plain set at c = 16 (BN254 0.80 → 1.00 ms on an
+// H200, bench/gpu-notes.md); from 2^18 it takes c ≥ 16 and they were as fast or faster.
+constexpr uint64_t kLevelsFrom = uint64_t(1) << 18;
 // The chunk level l for W windows of M buckets, counting `threads` (PlanInput::chunk_threads)
 // (MSM_CUDA_CHUNK_LOG, else chunk_log_for).
 int chunk_log_for(uint32_t M, int W, uint32_t threads);

@@ -2,7 +2,8 @@
 // every window's digit, written window-major as the sort's (key, value) pairs (the key with the
 // window's place in its sort group, recode.cuh sort_key). Where the windows share one bucket set
 // (recode.cuh shared_bucket) the digit is the plain signed one and the value carries the window,
-// and the entries are written grouped by their key's low bits, the sort's first radix digit
+// or with the levels (recode.cuh levels_value) the odd digit and the value its level jc + EXP, and
+// the entries are written grouped by their key's low bits, the sort's first radix digit
 // (recode.cuh partition_bits): a count over the scalars, then the recode scattering its block's
 // entries group by group.
 #include <type_traits>
@@ -16,21 +17,41 @@
 
 namespace msm::gpu {
 
+// The digits' layout (Plan): a bucket set per window, one set of plain digits, or one of odd digits
+// over every level.
+enum class Digits { windows, plain, levels };
+
+// Scalar i's words into k: as they are, or for the levels k·2^s (recode.cuh shifted_scalar).
+template <Digits L>
+constexpr int kWordsOf = L == Digits::levels ? kShiftedWords : kScalarWords;
+template <Digits L>
+__device__ MSM_INLINE void load_scalar(const uint4* __restrict__ scalars, size_t i, int s, uint32_t (&k)[kWordsOf<L>]) {
+  const uint4 lo = scalars[2 * i], hi = scalars[2 * i + 1];
+  const uint32_t w[kScalarWords] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+  if constexpr (L == Digits::levels) {
+    shifted_scalar(w, s, k);
+  } else {
+    MSM_UNROLL
+    for (int x = 0; x < kScalarWords; ++x) k[x] = w[x];
+  }
+}
+
 // Points [first, first + n): scalar first + i at entry i of each window, its point index in the value.
-template <bool Shared>
+template <Digits L>
 __global__ void recode_kernel(const uint4* __restrict__ scalars, uint32_t first, uint32_t n, int c, int W, int g,
-                              int log_m, const uint32_t* __restrict__ table, uint32_t* __restrict__ keys,
-                              uint32_t* __restrict__ vals) {
+                              int log_m, int shift, int s, const uint32_t* __restrict__ table,
+                              uint32_t* __restrict__ keys, uint32_t* __restrict__ vals) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  uint32_t k[kScalarWords];
-  const size_t at = 2 * (size_t(first) + i);
-  const uint4 lo = scalars[at], hi = scalars[at + 1];
-  k[0] = lo.x, k[1] = lo.y, k[2] = lo.z, k[3] = lo.w, k[4] = hi.x, k[5] = hi.y, k[6] = hi.z, k[7] = hi.w;
-  for_each_digit(k, c, W, [&](int j, uint32_t t) {
-    if constexpr (Shared) {
+  uint32_t k[kWordsOf<L>];
+  load_scalar<L>(scalars, size_t(first) + i, s, k);
+  for_each_digit<0, kWordsOf<L>>(k, c, W, [&](int j, uint32_t t) {
+    if constexpr (L == Digits::plain) {
       keys[size_t(j) * n + i] = shared_bucket(t, c);
       vals[size_t(j) * n + i] = shared_value(t, first + i, j, c);
+    } else if constexpr (L == Digits::levels) {
+      keys[size_t(j) * n + i] = levels_key(t, c);
+      vals[size_t(j) * n + i] = levels_value(t, first + i, j, c, shift, s);
     } else {
       const uint32_t khat = __ldg(&table[t]);  // Alg. 3 lines 5–7 by table
       keys[size_t(j) * n + i] = sort_key(khat_bucket(khat, c), j, g, log_m);
@@ -40,32 +61,43 @@ __global__ void recode_kernel(const uint4* __restrict__ scalars, uint32_t first,
 }
 
 // The partitioned recode for shared buckets: scalar first + i of the block's threads gives its
-// digits' keys in registers (the values follow from them and the carries, shared_entry_value); the
-// entries go to group key & (2^f − 1), in ascending groups.
+// digits' keys in registers (the values follow from them and the carries, entry_value; with the
+// levels each key also holds its digit's EXP above kExpAt); the entries go to group
+// key & (2^f − 1), in ascending groups.
 // counts[0, 2^f) is the count of every group over all the piece's entries (count_kernel), and
 // counts[2^f, 2^(f+1)) the entries the blocks so far have placed in each (zero before the launch):
 // a block reserves its run in each group there, so the runs of a group follow in no fixed block
 // order, which only the order within a bucket (and so the order of its additions) depends on.
 // Its entries are staged in shared memory group by group, then written out, consecutive threads
 // to consecutive places of a group.
-template <int C>
+constexpr int kExpAt = 24;  // above every key (c − 1 ≤ 21 bits)
+template <int C, Digits L>
 __device__ MSM_INLINE uint32_t shared_entries(const uint4* __restrict__ scalars, uint32_t first, uint32_t i, int D,
-                                              uint32_t (&key)[kPartitionMaxDigits]) {
+                                              int s, uint32_t (&key)[kPartitionMaxDigits]) {
   constexpr int c = C;  // every digit's bits then at fixed words of the scalar
-  uint32_t k[kScalarWords], carries = 0;
-  const size_t at = 2 * (size_t(first) + i);
-  const uint4 lo = scalars[at], hi = scalars[at + 1];
-  k[0] = lo.x, k[1] = lo.y, k[2] = lo.z, k[3] = lo.w, k[4] = hi.x, k[5] = hi.y, k[6] = hi.z, k[7] = hi.w;
-  for_each_digit<kPartitionMaxDigits>(k, c, D, [&](int j, uint32_t t) {
-    key[j] = shared_bucket(t, c);
+  uint32_t k[kWordsOf<L>], carries = 0;
+  load_scalar<L>(scalars, size_t(first) + i, s, k);
+  for_each_digit<kPartitionMaxDigits, kWordsOf<L>>(k, c, D, [&](int j, uint32_t t) {
+    if constexpr (L == Digits::levels) {
+      const uint32_t khat = recode_digit(t, c);
+      key[j] = khat_bucket(khat, c) | khat_exp(khat, c) << kExpAt;
+    } else {
+      key[j] = shared_bucket(t, c);
+    }
     carries |= recode_carry(t, c) << j;
   });
   return carries;
 }
-// Its value (recode.cuh shared_value), from the key and the carry bit: t = 2^c − key where it carried.
-__device__ MSM_INLINE uint32_t shared_entry_value(uint32_t key, uint32_t carries, uint32_t i, int j, int c) {
-  const bool carry = (carries >> j) & 1;
-  return shared_value(carry ? (1u << c) - key : key, i, j, c);
+// Its value (recode.cuh shared_value, levels_value), from the key and the carry bit: for plain
+// digits t = 2^c − key where it carried; with the levels the sign is the carry and the level
+// jc + EXP − s (a zero digit's carry and level are never read but by the constant-time mode's
+// addition of O, which reads its point: level 0).
+template <Digits L>
+__device__ MSM_INLINE uint32_t entry_value(uint32_t key, uint32_t carries, uint32_t i, int j, int c, int shift, int s) {
+  const uint32_t carry = (carries >> j) & 1;
+  if constexpr (L == Digits::levels)
+    return (i << shift) | (levels_level(key & ((1u << kExpAt) - 1), key >> kExpAt, j, c, s) << 1) | carry;
+  else return shared_value(carry ? (1u << c) - key : key, i, j, c);
 }
 
 // A warp's lanes adding one to counter[g] each: the rank of each lane's add among those of its
@@ -86,9 +118,9 @@ __device__ MSM_INLINE uint32_t rank_in_group(uint32_t* counter, uint32_t g, bool
   return base + uint32_t(__popc(live & ((1u << lane) - 1)));
 }
 
-template <int C>
+template <int C, Digits L>
 __global__ void __launch_bounds__(kRecodeBlock) count_kernel(const uint4* __restrict__ scalars, uint32_t first,
-                                                             uint32_t n, int D, int f,
+                                                             uint32_t n, int D, int f, int s,
                                                              uint32_t* __restrict__ counts) {
   __shared__ uint32_t group[1 << kPartitionMaxBits];
   const uint32_t groups = 1u << f, mask = groups - 1;
@@ -97,7 +129,7 @@ __global__ void __launch_bounds__(kRecodeBlock) count_kernel(const uint4* __rest
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   const bool live = i < n;
   uint32_t key[kPartitionMaxDigits];
-  if (live) shared_entries<C>(scalars, first, i, D, key);
+  if (live) shared_entries<C, L>(scalars, first, i, D, s, key);
   MSM_UNROLL
   for (int j = 0; j < kPartitionMaxDigits; ++j)
     if (j < D) rank_in_group(group, live ? key[j] & mask : 0, live);
@@ -106,9 +138,9 @@ __global__ void __launch_bounds__(kRecodeBlock) count_kernel(const uint4* __rest
     if (group[g]) atomicAdd(&counts[g], group[g]);
 }
 
-template <int C>
+template <int C, Digits L>
 __global__ void __launch_bounds__(kRecodeBlock, 3) partition_kernel(const uint4* __restrict__ scalars, uint32_t first,
-                                                                 uint32_t n, int D, int f,
+                                                                 uint32_t n, int D, int f, int shift, int s,
                                                                  uint32_t* __restrict__ counts,
                                                                  uint32_t* __restrict__ keys,
                                                                  uint32_t* __restrict__ vals) {
@@ -124,7 +156,7 @@ __global__ void __launch_bounds__(kRecodeBlock, 3) partition_kernel(const uint4*
   const uint32_t i = blockIdx.x * blockDim.x + t;
   const bool live = i < n;
   uint32_t key[kPartitionMaxDigits], rank[kPartitionMaxDigits], carries = 0;
-  if (live) carries = shared_entries<C>(scalars, first, i, D, key);
+  if (live) carries = shared_entries<C, L>(scalars, first, i, D, s, key);
   MSM_UNROLL
   for (int j = 0; j < kPartitionMaxDigits; ++j)
     if (j < D) rank[j] = rank_in_group(group, live ? key[j] & mask : 0, live);
@@ -143,7 +175,8 @@ __global__ void __launch_bounds__(kRecodeBlock, 3) partition_kernel(const uint4*
     for (int j = 0; j < kPartitionMaxDigits; ++j)
       if (j < D) {
         const uint32_t at = local_at[key[j] & mask] + rank[j];
-        stage_key[at] = key[j], stage_val[at] = shared_entry_value(key[j], carries, first + i, j, C);
+        stage_key[at] = key[j] & ((1u << kExpAt) - 1);
+        stage_val[at] = entry_value<L>(key[j], carries, first + i, j, C, shift, s);
       }
   }
   __syncthreads();
@@ -166,12 +199,17 @@ void launch_recode(const Workspace<G>& w, const uint32_t* scalars, cudaStream_t 
     if (w.sort_temp_bytes < count_bytes) throw EngineError("ERR_INTERNAL", "sort storage below the recode's counts");
     uint32_t* counts = static_cast<uint32_t*>(w.sort_temp);
     MSM_CUDA_CHECK(cudaMemsetAsync(counts, 0, count_bytes, s));
-    const auto run = [&](auto C) {
-      count_kernel<C.value><<<blocks, kRecodeBlock, 0, s>>>(sc, w.first, w.count, w.D, f, counts);
+    const auto run_as = [&](auto C, auto L) {
+      count_kernel<C.value, L.value>
+          <<<blocks, kRecodeBlock, 0, s>>>(sc, w.first, w.count, w.D, f, w.level_shift, counts);
       MSM_LAUNCH_CHECK("count_kernel");
-      partition_kernel<C.value>
-          <<<blocks, kRecodeBlock, 0, s>>>(sc, w.first, w.count, w.D, f, counts, w.keys_in, w.vals_in);
+      partition_kernel<C.value, L.value><<<blocks, kRecodeBlock, 0, s>>>(
+          sc, w.first, w.count, w.D, f, w.value_shift(), w.level_shift, counts, w.keys_in, w.vals_in);
       MSM_LAUNCH_CHECK("partition_kernel");
+    };
+    const auto run = [&](auto C) {
+      if (w.levels) run_as(C, std::integral_constant<Digits, Digits::levels>{});
+      else run_as(C, std::integral_constant<Digits, Digits::plain>{});
     };
     // Compiled per c for the widths partition_bits takes (kPartitionMinKeyBits … kMaxWindowBits):
     // the digits' bit positions are then constants, not selects over the scalar's words.
@@ -186,9 +224,11 @@ void launch_recode(const Workspace<G>& w, const uint32_t* scalars, cudaStream_t 
       default: throw EngineError("ERR_INTERNAL", "the recode's partition is compiled for c = 17 … 22 only");
     }
   }
-  const auto kernel = w.shared_buckets ? recode_kernel<true> : recode_kernel<false>;
-  kernel<<<blocks, kRecodeBlock, 0, s>>>(sc, w.first, w.count, w.c, w.D, w.sort_group, w.log_m(), w.recode_table,
-                                         w.keys_in, w.vals_in);
+  const auto kernel = w.levels ? recode_kernel<Digits::levels>
+                      : w.shared_buckets ? recode_kernel<Digits::plain>
+                                         : recode_kernel<Digits::windows>;
+  kernel<<<blocks, kRecodeBlock, 0, s>>>(sc, w.first, w.count, w.c, w.D, w.sort_group, w.log_m(), w.value_shift(),
+                                         w.level_shift, w.recode_table, w.keys_in, w.vals_in);
   MSM_LAUNCH_CHECK("recode_kernel");
 }
 

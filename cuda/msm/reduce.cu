@@ -2,9 +2,9 @@
 // thread per chunk of 2^l buckets), then one cooperative launch (grid = co-resident blocks from the
 // occupancy API × SMs; block barriers between the first rounds, grid barriers after): the layered
 // suffix sums, B̂_1 saved (and after a chunk level set to O), the summation tree, then Q_j =
-// 2·(2^l·Σ_{k>1} B̂_k + Σ T) − B̂_1 per window, or 2^l·Σ_{k>1} B̂_k + Σ T for the one bucket set of
-// shared buckets (reduce.cuh window_sum, whose B̂_0 is this B̂_1; without a chunk level
-// 2·Σ B̂ − B̂_1, or Σ B̂). Additions are
+// 2·(2^l·Σ_{k>1} B̂_k + Σ T) − B̂_1 per window of odd digits (and for the one set of the levels), or
+// 2^l·Σ_{k>1} B̂_k + Σ T for the one set of plain shared digits (reduce.cuh window_sum, whose B̂_0
+// is this B̂_1; without a chunk level 2·Σ B̂ − B̂_1, or Σ B̂). Additions are
 // add-2008-s (12M + 2S; in G1's rounds by a quad of lanes each, ec/quad.cuh), the doubling
 // dbl-2008-s-1; in the constant-time mode the buckets are homogeneous and every step is a complete
 // formula (RCB Alg. 7 and 9), so no step branches on O or on equal operands.
@@ -74,7 +74,7 @@ __device__ __forceinline__ void store_window_sum(const Workspace<G>& w, const Ro
   };
   X* const total = in.points + j * K;
   window_sum_to(
-      total, bhat1 + j, in.l, !w.shared_buckets, in.rest ? in.rest + j * K : nullptr,
+      total, bhat1 + j, in.l, !w.plain(), in.rest ? in.rest + j * K : nullptr,
       [&](X* a) {
         ec::dbl_to<q>(a);
         step();

@@ -60,17 +60,21 @@ struct Workspace {
   int W = 0;
   int D = 0;
   bool shared_buckets = false;  // every digit in one bucket set (Plan::shared_buckets): W = 1
+  bool levels = false;          // the shared set with §3.1's odd digits over every level (Plan::levels)
+  int level_shift = 0;          // Plan::level_shift
   int tau = 0;
   Accumulation mode = Accumulation::xyzz;
   bool shared_sum = false;  // Alg. 4 keeps its running sums in shared memory (Plan::shared_sum)
   bool later = false;       // a call's later piece: Alg. 4 (default, constant time) or 5 (homogeneous) adds onto `buckets`
   uint32_t T = 0;
   int chunk_log = 0;  // l of the reduction's chunk level (reduce.cuh)
+  uint32_t heavy_pieces = 0;  // Plan::heavy_pieces
   int sort_group = 1;  // g: windows per radix sort (sort.cu)
-  const A* table = nullptr;                // [(τ+1)·n]: table[h·n + i] = 2^h·P_i (shared buckets: 2^(hc)·P_i)
+  const A* table = nullptr;                // [(τ+1)·n]: table[h·n + i] = 2^h·P_i (plain shared buckets: 2^(hc)·P_i)
   const uint32_t* recode_table = nullptr;  // [2^c + 1]: k̂ (the packed ODD|EXP|SIGN digit of Fig. 3) per t
   uint32_t* keys_in = nullptr;   // [D·count] sort_key: bucket of each digit (0 = zero digit), window's place in its group
-  uint32_t* vals_in = nullptr;   // [D·count] sort_value: i | EXP | SIGN (recode.cuh; shared buckets: i | j | SIGN)
+  uint32_t* vals_in = nullptr;   // [D·count] sort_value: i | EXP | SIGN (recode.cuh; plain shared buckets: i | j | SIGN,
+                                 // levels: i | jc + EXP | SIGN)
   uint32_t* keys = nullptr;      // [W·entries()] sorted per window (the bucket: key & bucket_mask(log_m()))
   uint32_t* vals = nullptr;      // [W·entries()]
   void* sort_temp = nullptr;
@@ -86,7 +90,11 @@ struct Workspace {
   X* chunk_rest = nullptr;         // [W·M/2^l] T_k
   X* bhat1 = nullptr;              // [W] B̂_1 of each window: the suffix sum of all its buckets (§3.4)
   X* window_sums = nullptr;        // [W] Q_j
-  MSM_HD int log_m() const { return log2_buckets(c, shared_buckets); }
+  // Plain digits (bucket |k̃|, weight p + 1) in a shared set without the levels; else §3.1's odd ones.
+  MSM_HD bool plain() const { return shared_buckets && !levels; }
+  MSM_HD int log_m() const { return log2_buckets(c, plain()); }
+  // Where the sort value's EXP field starts the point index (recode.cuh).
+  MSM_HD int value_shift() const { return levels ? levels_shift(D, c) : gpu::value_shift(c); }
   MSM_HD uint32_t M() const { return 1u << log_m(); }
   // Entries per window: each window's digits, or all D·count where the windows share the buckets.
   MSM_HD uint32_t entries() const { return shared_buckets ? uint32_t(D) * count : count; }
@@ -106,6 +114,9 @@ struct Workspace {
     w.n = p.n, w.first = 0, w.count = p.n, w.c = p.c, w.W = p.W, w.D = p.D, w.tau = p.tau, w.mode = p.mode, w.shared_sum = p.shared_sum, w.T = p.T, w.chunk_log = p.chunk_log;
     w.sort_group = p.sort_group;
     w.shared_buckets = p.shared_buckets;
+    w.levels = p.levels;
+    w.level_shift = p.level_shift;
+    w.heavy_pieces = p.heavy_pieces;
     w.table = static_cast<const A*>(at(p.table));
     w.recode_table = static_cast<const uint32_t*>(at(p.recode_table));
     w.keys_in = static_cast<uint32_t*>(at(p.keys_in)), w.vals_in = static_cast<uint32_t*>(at(p.vals_in));

@@ -319,12 +319,18 @@ d('CUDA contexts: concurrency and device memory', () => {
   });
 });
 
-// One bucket set for all windows (cuda/msm/plan.hpp Plan::shared_buckets), which the plan takes from
-// 2^20 points (the 2^20 and 2^22 cases above run it), forced at 2^12 and 2^15 on every curve, G2
-// and mode, with and without the reduction's chunk level: scripts/gpu-sanitize.js's workload, each
-// result against the CPU backend, in a process of its own (the environment is read once).
+// One bucket set for all windows (cuda/msm/plan.hpp Plan::shared_buckets), of plain digits or of odd
+// ones over every level (Plan::levels), which the plan takes from 2^16 points (the 2^16 + 1, 2^20
+// and 2^22 cases above run one or the other), forced at 2^12 and 2^15 on every curve, G2 and mode,
+// with and without the reduction's chunk level: scripts/gpu-sanitize.js's workload, each result
+// against the CPU backend, in a process of its own (the environment is read once).
 d('shared buckets forced at small n', () => {
-  test.each([{ MSM_CUDA_BUCKETS: 'shared' }, { MSM_CUDA_BUCKETS: 'shared', MSM_CUDA_CHUNK_LOG: '3' }])(
+  test.each([
+    { MSM_CUDA_BUCKETS: 'shared' },
+    { MSM_CUDA_BUCKETS: 'shared', MSM_CUDA_CHUNK_LOG: '3' },
+    { MSM_CUDA_BUCKETS: 'levels' },
+    { MSM_CUDA_BUCKETS: 'levels', MSM_CUDA_CHUNK_LOG: '3' },
+  ])(
     'every curve, group and mode = CPU backend (%o)',
     (vars) => {
       const root = path.resolve(__dirname, '..', '..');

@@ -42,11 +42,11 @@ Napi::Value plan_context(const Napi::CallbackInfo& cb) {
   in.n = uint64_t(cb[1].As<Napi::Number>().DoubleValue());
   in.options.window_bits = int_field(o, "windowBits", 0);
   in.options.tau = int_field(o, "tau", -1);
-  const Napi::Value buckets = o.Get("buckets");  // 'windows' | 'shared'; absent: the cost model's choice
+  const Napi::Value buckets = o.Get("buckets");  // 'windows' | 'shared' | 'levels'; absent: the cost model's choice
   if (!buckets.IsUndefined()) {
     const std::string b = buckets.IsString() ? buckets.As<Napi::String>().Utf8Value() : "?";
-    if (b != "windows" && b != "shared") fail(env, "buckets must be 'windows' or 'shared'");
-    in.buckets = b == "windows" ? 1 : 2;
+    if (b != "windows" && b != "shared" && b != "levels") fail(env, "buckets must be 'windows', 'shared' or 'levels'");
+    in.buckets = b == "windows" ? 1 : b == "shared" ? 2 : 3;
   }
   const Napi::Value mode = o.Get("accumulation");
   if (mode.IsString() && !accumulation_by_name(mode.As<Napi::String>().Utf8Value(), in.options.accumulation))
@@ -75,6 +75,8 @@ Napi::Value plan_context(const Napi::CallbackInfo& cb) {
   r.Set("W", p.W);
   r.Set("D", p.D);
   r.Set("sharedBuckets", p.shared_buckets);
+  r.Set("levels", p.levels);
+  r.Set("levelShift", p.level_shift);
   r.Set("tau", p.tau);
   r.Set("T", double(p.T));
   r.Set("M", double(p.M));

@@ -114,8 +114,34 @@ Napi::Value recode_shared(const Napi::CallbackInfo& cb) {
   return o;
 }
 
-// numWindows(curve, c) and chooseWindow(curve, n, resident?, chunkThreads?, shared?, accumulation?):
-// the dispatch layer's decisions.
+// recodeLevels(c, windows, scalars, s) → { keys, values }: the same where that set takes §3.1's odd
+// digits of k·2^s over every level (recode.cuh shifted_scalar, levels_key, levels_value; the value's
+// EXP field levels_shift(windows, c) − 1 bits), as recode_kernel's levels.
+Napi::Value recode_levels(const Napi::CallbackInfo& cb) {
+  const RecodeArgs a = recode_args(cb);
+  const uint32_t W = a.windows;
+  const int shift = gpu::levels_shift(int(W), a.c);
+  const int s = cb.Length() > 3 ? int(u32_arg(cb, 3, "s")) : 0;
+  if (s >= 32) fail(cb.Env(), "s must be below 32");
+  std::vector<uint32_t> keys(a.n * W), values(a.n * W);
+  for (size_t i = 0; i < a.n; ++i) {
+    uint32_t k[gpu::kScalarWords], ks[gpu::kShiftedWords];
+    a.scalar(i, k);
+    gpu::shifted_scalar(k, s, ks);
+    gpu::for_each_digit<0, gpu::kShiftedWords>(ks, a.c, int(W), [&](int j, uint32_t t) {
+      keys[i * W + j] = gpu::levels_key(t, a.c);
+      values[i * W + j] = gpu::levels_value(t, uint32_t(i), j, a.c, shift, s);
+    });
+  }
+  Napi::Env env = cb.Env();
+  auto o = Napi::Object::New(env);
+  o.Set("keys", u32_array(env, keys));
+  o.Set("values", u32_array(env, values));
+  return o;
+}
+
+// numWindows(curve, c) and chooseWindow(curve, n, resident?, chunkThreads?, shared?, accumulation?,
+// levels?): the dispatch layer's decisions.
 Napi::Value num_windows(const Napi::CallbackInfo& cb) {
   const ScalarField f = scalar_field(cb);
   return Napi::Number::New(cb.Env(), gpu::num_windows(f.rm1, gpu::kScalarWords, f.bits, window_arg(cb, 1)));
@@ -136,7 +162,9 @@ Napi::Value choose_window(const Napi::CallbackInfo& cb) {
   Accumulation mode = Accumulation::xyzz;
   if (cb.Length() > 5 && (!cb[5].IsString() || !accumulation_by_name(cb[5].As<Napi::String>().Utf8Value(), mode)))
     fail(cb.Env(), "unknown accumulation mode");
-  return Napi::Number::New(cb.Env(), gpu::choose_window_bits(n, f.rm1, f.bits, resident, chunk, shared, mode));
+  const bool levels = cb.Length() > 6 && cb[6].ToBoolean();
+  return Napi::Number::New(cb.Env(),
+                           gpu::choose_window_bits(n, f.rm1, f.bits, resident, chunk, shared, mode, nullptr, levels));
 }
 
 // digitProfile(curve, c) → plan.cpp digit_profile: { D, topShare, topValues }, what the cost model
@@ -518,6 +546,7 @@ void register_stages(Napi::Object t) {
   t.Set("recodeTable", Napi::Function::New(env, recode_table, "recodeTable"));
   t.Set("recodeScalars", Napi::Function::New(env, recode_scalars, "recodeScalars"));
   t.Set("recodeShared", Napi::Function::New(env, recode_shared, "recodeShared"));
+  t.Set("recodeLevels", Napi::Function::New(env, recode_levels, "recodeLevels"));
   t.Set("numWindows", Napi::Function::New(env, num_windows, "numWindows"));
   t.Set("chooseWindow", Napi::Function::New(env, choose_window, "chooseWindow"));
   t.Set("digitProfile", Napi::Function::New(env, digit_profile, "digitProfile"));
