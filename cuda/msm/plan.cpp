@@ -338,7 +338,8 @@ Plan make_plan(const PlanInput& in) {
       return o;
     };
     const Shared plain = forced == 3 ? Shared{} : shared(false);
-    const Shared odd = forced == 2 || (forced == 0 && in.n < kLevelsFrom) ? Shared{} : shared(true);
+    const bool model_levels = in.n >= kLevelsFrom && opt.accumulation != Accumulation::homogeneous;
+    const Shared odd = forced == 2 || (forced == 0 && !model_levels) ? Shared{} : shared(true);
     const bool take_odd = odd.ok && (forced == 3 || ((!plain.ok || odd.cost < plain.cost) && odd.cost < windows_cost));
     const bool take_plain = !take_odd && plain.ok && (forced == 2 || plain.cost < windows_cost);
     if (take_odd || take_plain) {
