@@ -322,10 +322,10 @@ describe.each(CURVE_NAMES)('%s: the shared set of odd digits (levels)', (curve: 
         levelsRules(curve, p, n);
         expect(p.total).toBeLessThanOrEqual(free);
       }
-    // not below 2^18 points (plan.hpp kLevelsFrom), where the plain set at c = 16 measured faster, nor
-    // in the homogeneous mode, which gained nothing from them
-    for (const n of [2 ** 16, 2 ** 18 - 1]) expect(T().planContext(curve, n, {}, DEVICES[3].free, RESIDENT).levels).toBe(false);
-    for (const n of [2 ** 18, 2 ** 20])
+    // not below 2^20 points (plan.hpp kLevelsFrom), where the plain set measured faster, nor in the
+    // homogeneous mode, which gained nothing from them
+    for (const n of [2 ** 16, 2 ** 18, 2 ** 20 - 1]) expect(T().planContext(curve, n, {}, DEVICES[3].free, RESIDENT).levels).toBe(false);
+    for (const n of [2 ** 20, 2 ** 21])
       expect(T().planContext(curve, n, { accumulation: 'homogeneous' }, DEVICES[3].free, RESIDENT).levels).toBe(false);
     // BN254 2^20 (c = 20, 13 windows: 16.25 GiB of levels) on the 80 GB device, as on an H100
     if (curve === 'bn254') expect(T().planContext(curve, 2 ** 20, {}, DEVICES[3].free, RESIDENT).levels).toBe(true);

@@ -133,13 +133,15 @@ double window_cost(double n, int c, const DigitProfile& d, uint32_t resident, ui
 // 2^15 buckets, too many below (measured faster from 2^16 on the H100, bench/gpu-notes.md);
 // PlanInput::buckets forces either.
 constexpr uint64_t kSharedBucketsFrom = uint64_t(1) << 16;
-// The levels (Plan::levels) are considered from this many points, and not in the homogeneous mode:
-// at 2^16 the model took them at c = 13 (20 windows, 2^11 buckets), slower than the plain set at
-// c = 16 (BN254 0.80 → 1.00 ms on an H200, bench/gpu-notes.md); from 2^18 it takes c ≥ 16 and they
-// were as fast or faster in the default and constant-time modes. The homogeneous mode, whose Alg. 5
+// The levels (Plan::levels) are considered from this many points, and not in the homogeneous mode.
+// Below it the model's c (13 at 2^16, 16–17 at 2^18–2^19) leaves the levels' 2^(c−2) buckets fewer
+// than Alg. 4's threads, so that a bucket's entries span several threads and most buckets go to
+// Alg. 5's block-wide path at the levels' bound of 4 (on an H200: BN254 2^16 0.80 → 1.00 ms; at 2^18
+// scalars below 2^64 took 3.4× the random ones' time); at 2^20 (c = 20, 2^18 buckets) every
+// distribution stayed within 1.04× random (bench/gpu-notes.md). The homogeneous mode, whose Alg. 5
 // copies every run, gained nothing from them at 2^20 (BN254 4.82, 4.90 against 4.88, 4.64 ms on the
 // plain set; BLS12-381 9.56, 9.52 against 9.55, 9.41).
-constexpr uint64_t kLevelsFrom = uint64_t(1) << 18;
+constexpr uint64_t kLevelsFrom = uint64_t(1) << 20;
 // The chunk level l for W windows of M buckets, counting `threads` (PlanInput::chunk_threads)
 // (MSM_CUDA_CHUNK_LOG, else chunk_log_for).
 int chunk_log_for(uint32_t M, int W, uint32_t threads);
