@@ -71,6 +71,7 @@ __global__ void recode_kernel(const uint4* __restrict__ scalars, uint32_t first,
 // Its entries are staged in shared memory group by group, then written out, consecutive threads
 // to consecutive places of a group.
 constexpr int kExpAt = 24;  // above every key (c − 1 ≤ 21 bits)
+constexpr uint32_t kKeyBits = (1u << kExpAt) - 1;
 template <int C, Digits L>
 __device__ MSM_INLINE uint32_t shared_entries(const uint4* __restrict__ scalars, uint32_t first, uint32_t i, int D,
                                               int s, uint32_t (&key)[kPartitionMaxDigits]) {
@@ -96,7 +97,7 @@ template <Digits L>
 __device__ MSM_INLINE uint32_t entry_value(uint32_t key, uint32_t carries, uint32_t i, int j, int c, int shift, int s) {
   const uint32_t carry = (carries >> j) & 1;
   if constexpr (L == Digits::levels)
-    return (i << shift) | (levels_level(key & ((1u << kExpAt) - 1), key >> kExpAt, j, c, s) << 1) | carry;
+    return (i << shift) | (levels_level(key & kKeyBits, key >> kExpAt, j, c, s) << 1) | carry;
   else return shared_value(carry ? (1u << c) - key : key, i, j, c);
 }
 
@@ -175,7 +176,7 @@ __global__ void __launch_bounds__(kRecodeBlock, 3) partition_kernel(const uint4*
     for (int j = 0; j < kPartitionMaxDigits; ++j)
       if (j < D) {
         const uint32_t at = local_at[key[j] & mask] + rank[j];
-        stage_key[at] = key[j] & ((1u << kExpAt) - 1);
+        stage_key[at] = key[j] & kKeyBits;
         stage_val[at] = entry_value<L>(key[j], carries, first + i, j, C, shift, s);
       }
   }

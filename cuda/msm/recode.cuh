@@ -37,7 +37,7 @@ constexpr int kMinWindowBits = 2;
 constexpr int kScalarWords = 8;  // 32-byte scalars as 8 little-endian 32-bit words
 constexpr uint32_t kMaxPoints = 1u << 27;  // sort value = i << 5 | EXP << 1 | SIGN for c ≤ 16
 
-// Bits of the EXP field: enough to hold c − 1.
+// Bits of the EXP field: enough to hold c − 1 (and, for the levels, D·c − 1).
 MSM_HD MSM_INLINE int exp_bits(int c) {
   int b = 0;
   while ((1 << b) < c) ++b;
@@ -143,7 +143,7 @@ MSM_HD MSM_INLINE bool shared_fits(int c, int W) { return W <= (1 << exp_bits(c)
 // every level 2^e·P_i, e < D·c (D·c affine points a base: 16.3 GiB at BN254 2^20), window j's digit
 // ±2^EXP·ODD adds ±ODD·2^(jc+EXP)·P_i, so the windows share 2^(c−2) buckets of odd weights, half the
 // plain digits' 2^(c−1), and the reduction after Alg. 4 halves with them. The value's EXP field
-// holds the level jc + EXP − s: levels_shift(D, c) − 1 bits (9 for D·c ≤ 512).
+// holds the level jc + EXP − s: levels_value_shift(D, c) − 1 bits (9 for D·c ≤ 512).
 //
 // The digits are those of k·2^s (s = Plan::level_shift, level_shift below), so that the windows'
 // slack bits (D·c less r's bits and the carry) are shared by the bottom and top windows: bucket b
@@ -151,11 +151,7 @@ MSM_HD MSM_INLINE bool shared_fits(int c, int W) { return W <= (1 << exp_bits(c)
 // (BN254 at c = 20: the top window's 2^14 values gave bucket 1 two thirds of its ~1,150 entries a
 // 2^20 call; with s = 3 the top and bottom windows hold 17 bits each). The bottom window's digits
 // are multiples of 2^s, so every level jc + EXP − s ≥ 0; a zero digit's value takes level 0.
-MSM_HD MSM_INLINE int levels_shift(int D, int c) {
-  int b = 0;
-  while ((1 << b) < D * c) ++b;
-  return b + 1;
-}
+MSM_HD MSM_INLINE int levels_value_shift(int D, int c) { return exp_bits(D * c) + 1; }
 constexpr int kShiftedWords = kScalarWords + 1;  // k·2^s, s < 32
 MSM_HD MSM_INLINE void shifted_scalar(const uint32_t* k, int s, uint32_t* out) {
   out[0] = k[0] << s;
@@ -171,7 +167,9 @@ MSM_HD MSM_INLINE uint32_t levels_value(uint32_t t, uint32_t i, int j, int c, in
   return (i << shift) | (levels_level(khat_bucket(khat, c), khat_exp(khat, c), j, c, s) << 1) | khat_sign(khat);
 }
 // Points the values can name with the levels' EXP field.
-MSM_HD MSM_INLINE uint64_t levels_points_limit(int D, int c) { return uint64_t(1) << (32 - levels_shift(D, c)); }
+MSM_HD MSM_INLINE uint64_t levels_points_limit(int D, int c) {
+  return uint64_t(1) << (32 - levels_value_shift(D, c));
+}
 // s: half the largest shift of r − 1 that keeps its windows' count (num_windows), rounded up.
 MSM_HD MSM_INLINE int level_shift(const uint32_t* rm1, int nbits, int c) {
   const int D = num_windows(rm1, kScalarWords, nbits, c);
@@ -209,7 +207,8 @@ MSM_HD MSM_INLINE int partition_bits(int key_bits, int digits, bool shared) {
 MSM_HD MSM_INLINE size_t partition_count_bytes(int f) { return f > 0 ? size_t(8) << f : 0; }
 
 // Alg. 3's loop (lines 2–8) over one scalar's `windows` digits: f(j, t) with t = k_j + s_{j−1}
-// ∈ [0, 2^c], the carry taken from t (k: Words little-endian words, kShiftedWords for the levels). The kernel (recode.cu) and the host hooks run this same loop.
+// ∈ [0, 2^c], the carry taken from t (k: Words little-endian words, kShiftedWords for the levels).
+// The kernel (recode.cu) and the host hooks run this same loop.
 // kMaxWindows > 0 unrolls the loop to that bound, so that f may keep the digits in registers
 // (windows ≤ kMaxWindows).
 template <int kMaxWindows = 0, int Words = kScalarWords, class Fn>

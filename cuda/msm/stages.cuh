@@ -94,7 +94,7 @@ struct Workspace {
   MSM_HD bool plain() const { return shared_buckets && !levels; }
   MSM_HD int log_m() const { return log2_buckets(c, plain()); }
   // Where the sort value's EXP field starts the point index (recode.cuh).
-  MSM_HD int value_shift() const { return levels ? levels_shift(D, c) : gpu::value_shift(c); }
+  MSM_HD int value_shift() const { return levels ? levels_value_shift(D, c) : gpu::value_shift(c); }
   MSM_HD uint32_t M() const { return 1u << log_m(); }
   // Entries per window: each window's digits, or all D·count where the windows share the buckets.
   MSM_HD uint32_t entries() const { return shared_buckets ? uint32_t(D) * count : count; }

@@ -319,11 +319,12 @@ d('CUDA contexts: concurrency and device memory', () => {
   });
 });
 
-// One bucket set for all windows (cuda/msm/plan.hpp Plan::shared_buckets), of plain digits or of odd
-// ones over every level (Plan::levels), which the plan takes from 2^16 points (the 2^16 + 1, 2^20
-// and 2^22 cases above run one or the other), forced at 2^12 and 2^15 on every curve, G2 and mode,
-// with and without the reduction's chunk level: scripts/gpu-sanitize.js's workload, each result
-// against the CPU backend, in a process of its own (the environment is read once).
+// One bucket set for all windows (cuda/msm/plan.hpp Plan::shared_buckets), of plain digits, which the
+// plan takes from 2^16 points (the 2^16 + 1 and 2^22 cases above), or of odd ones over every level
+// (Plan::levels), from 2^20 where its table fits (the 2^20 cases), forced at 2^12 and 2^15 on every
+// curve, G2 and mode, with and without the reduction's chunk level: scripts/gpu-sanitize.js's
+// workload, each result against the CPU backend, in a process of its own (the environment is read
+// once).
 d('shared buckets forced at small n', () => {
   test.each([
     { MSM_CUDA_BUCKETS: 'shared' },

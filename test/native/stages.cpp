@@ -116,11 +116,11 @@ Napi::Value recode_shared(const Napi::CallbackInfo& cb) {
 
 // recodeLevels(c, windows, scalars, s) → { keys, values }: the same where that set takes §3.1's odd
 // digits of k·2^s over every level (recode.cuh shifted_scalar, levels_key, levels_value; the value's
-// EXP field levels_shift(windows, c) − 1 bits), as recode_kernel's levels.
+// EXP field levels_value_shift(windows, c) − 1 bits), as recode_kernel's levels.
 Napi::Value recode_levels(const Napi::CallbackInfo& cb) {
   const RecodeArgs a = recode_args(cb);
   const uint32_t W = a.windows;
-  const int shift = gpu::levels_shift(int(W), a.c);
+  const int shift = gpu::levels_value_shift(int(W), a.c);
   const int s = cb.Length() > 3 ? int(u32_arg(cb, 3, "s")) : 0;
   if (s >= 32) fail(cb.Env(), "s must be below 32");
   std::vector<uint32_t> keys(a.n * W), values(a.n * W);
