@@ -351,7 +351,6 @@ Plan make_plan(const PlanInput& in) {
   if (ct && opt.window_bits <= 0 && !p.shared_buckets)
     while (c > kMinWindowBits + 2 && !fits(c - 1)) --c, p.table_lowered = true;
   p.D = windows_of(c);
-  p.level_shift = p.levels ? level_shift(cv.rm1, cv.scalar_bits, c) : 0;
   int tau = opt.tau;
   if (p.shared_buckets) {
     tau = p.levels ? p.D * c - 1 : p.D - 1;

@@ -56,7 +56,6 @@ struct Plan {
   // The shared set with §3.1's odd digits (recode.cuh levels_value): the table holds every level
   // 2^e·P_i, e < D·c, and the set 2^(c−2) buckets, where that table fits and the model prefers it.
   bool levels = false;
-  int level_shift = 0;  // s: the levels take the digits of k·2^s (recode.cuh level_shift); else 0
   int W = 0;           // windows the pipeline runs (bucket sets): D, or 1 with shared buckets
   int tau = 0;         // the table holds 2^h·P_i for h ≤ τ (§3.1); shared buckets: 2^(hc)·P_i, τ = D − 1;
                        // levels: τ = D·c − 1

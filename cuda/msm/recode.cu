@@ -21,37 +21,28 @@ namespace msm::gpu {
 // over every level.
 enum class Digits { windows, plain, levels };
 
-// Scalar i's words into k: as they are, or for the levels k·2^s (recode.cuh shifted_scalar).
-template <Digits L>
-constexpr int kWordsOf = L == Digits::levels ? kShiftedWords : kScalarWords;
-template <Digits L>
-__device__ MSM_INLINE void load_scalar(const uint4* __restrict__ scalars, size_t i, int s, uint32_t (&k)[kWordsOf<L>]) {
+// Scalar i's words, little-endian.
+__device__ MSM_INLINE void load_scalar(const uint4* __restrict__ scalars, size_t i, uint32_t (&k)[kScalarWords]) {
   const uint4 lo = scalars[2 * i], hi = scalars[2 * i + 1];
-  const uint32_t w[kScalarWords] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
-  if constexpr (L == Digits::levels) {
-    shifted_scalar(w, s, k);
-  } else {
-    MSM_UNROLL
-    for (int x = 0; x < kScalarWords; ++x) k[x] = w[x];
-  }
+  k[0] = lo.x, k[1] = lo.y, k[2] = lo.z, k[3] = lo.w, k[4] = hi.x, k[5] = hi.y, k[6] = hi.z, k[7] = hi.w;
 }
 
 // Points [first, first + n): scalar first + i at entry i of each window, its point index in the value.
 template <Digits L>
 __global__ void recode_kernel(const uint4* __restrict__ scalars, uint32_t first, uint32_t n, int c, int W, int g,
-                              int log_m, int shift, int s, const uint32_t* __restrict__ table,
+                              int log_m, int shift, const uint32_t* __restrict__ table,
                               uint32_t* __restrict__ keys, uint32_t* __restrict__ vals) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  uint32_t k[kWordsOf<L>];
-  load_scalar<L>(scalars, size_t(first) + i, s, k);
-  for_each_digit<0, kWordsOf<L>>(k, c, W, [&](int j, uint32_t t) {
+  uint32_t k[kScalarWords];
+  load_scalar(scalars, size_t(first) + i, k);
+  for_each_digit(k, c, W, [&](int j, uint32_t t) {
     if constexpr (L == Digits::plain) {
       keys[size_t(j) * n + i] = shared_bucket(t, c);
       vals[size_t(j) * n + i] = shared_value(t, first + i, j, c);
     } else if constexpr (L == Digits::levels) {
       keys[size_t(j) * n + i] = levels_key(t, c);
-      vals[size_t(j) * n + i] = levels_value(t, first + i, j, c, shift, s);
+      vals[size_t(j) * n + i] = levels_value(t, first + i, j, c, shift);
     } else {
       const uint32_t khat = __ldg(&table[t]);  // Alg. 3 lines 5–7 by table
       keys[size_t(j) * n + i] = sort_key(khat_bucket(khat, c), j, g, log_m);
@@ -74,11 +65,11 @@ constexpr int kExpAt = 24;  // above every key (c − 1 ≤ 21 bits)
 constexpr uint32_t kKeyBits = (1u << kExpAt) - 1;
 template <int C, Digits L>
 __device__ MSM_INLINE uint32_t shared_entries(const uint4* __restrict__ scalars, uint32_t first, uint32_t i, int D,
-                                              int s, uint32_t (&key)[kPartitionMaxDigits]) {
+                                              uint32_t (&key)[kPartitionMaxDigits]) {
   constexpr int c = C;  // every digit's bits then at fixed words of the scalar
-  uint32_t k[kWordsOf<L>], carries = 0;
-  load_scalar<L>(scalars, size_t(first) + i, s, k);
-  for_each_digit<kPartitionMaxDigits, kWordsOf<L>>(k, c, D, [&](int j, uint32_t t) {
+  uint32_t k[kScalarWords], carries = 0;
+  load_scalar(scalars, size_t(first) + i, k);
+  for_each_digit<kPartitionMaxDigits>(k, c, D, [&](int j, uint32_t t) {
     if constexpr (L == Digits::levels) {
       const uint32_t khat = recode_digit(t, c);
       key[j] = khat_bucket(khat, c) | khat_exp(khat, c) << kExpAt;
@@ -91,13 +82,12 @@ __device__ MSM_INLINE uint32_t shared_entries(const uint4* __restrict__ scalars,
 }
 // Its value (recode.cuh shared_value, levels_value), from the key and the carry bit: for plain
 // digits t = 2^c − key where it carried; with the levels the sign is the carry and the level
-// jc + EXP − s (a zero digit's carry and level are never read but by the constant-time mode's
-// addition of O, which reads its point: level 0).
+// jc + EXP.
 template <Digits L>
-__device__ MSM_INLINE uint32_t entry_value(uint32_t key, uint32_t carries, uint32_t i, int j, int c, int shift, int s) {
+__device__ MSM_INLINE uint32_t entry_value(uint32_t key, uint32_t carries, uint32_t i, int j, int c, int shift) {
   const uint32_t carry = (carries >> j) & 1;
   if constexpr (L == Digits::levels)
-    return (i << shift) | (levels_level(key & kKeyBits, key >> kExpAt, j, c, s) << 1) | carry;
+    return (i << shift) | (levels_level(key >> kExpAt, j, c) << 1) | carry;
   else return shared_value(carry ? (1u << c) - key : key, i, j, c);
 }
 
@@ -121,7 +111,7 @@ __device__ MSM_INLINE uint32_t rank_in_group(uint32_t* counter, uint32_t g, bool
 
 template <int C, Digits L>
 __global__ void __launch_bounds__(kRecodeBlock) count_kernel(const uint4* __restrict__ scalars, uint32_t first,
-                                                             uint32_t n, int D, int f, int s,
+                                                             uint32_t n, int D, int f,
                                                              uint32_t* __restrict__ counts) {
   __shared__ uint32_t group[1 << kPartitionMaxBits];
   const uint32_t groups = 1u << f, mask = groups - 1;
@@ -130,7 +120,7 @@ __global__ void __launch_bounds__(kRecodeBlock) count_kernel(const uint4* __rest
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   const bool live = i < n;
   uint32_t key[kPartitionMaxDigits];
-  if (live) shared_entries<C, L>(scalars, first, i, D, s, key);
+  if (live) shared_entries<C, L>(scalars, first, i, D, key);
   MSM_UNROLL
   for (int j = 0; j < kPartitionMaxDigits; ++j)
     if (j < D) rank_in_group(group, live ? key[j] & mask : 0, live);
@@ -141,7 +131,7 @@ __global__ void __launch_bounds__(kRecodeBlock) count_kernel(const uint4* __rest
 
 template <int C, Digits L>
 __global__ void __launch_bounds__(kRecodeBlock, 3) partition_kernel(const uint4* __restrict__ scalars, uint32_t first,
-                                                                 uint32_t n, int D, int f, int shift, int s,
+                                                                 uint32_t n, int D, int f, int shift,
                                                                  uint32_t* __restrict__ counts,
                                                                  uint32_t* __restrict__ keys,
                                                                  uint32_t* __restrict__ vals) {
@@ -157,7 +147,7 @@ __global__ void __launch_bounds__(kRecodeBlock, 3) partition_kernel(const uint4*
   const uint32_t i = blockIdx.x * blockDim.x + t;
   const bool live = i < n;
   uint32_t key[kPartitionMaxDigits], rank[kPartitionMaxDigits], carries = 0;
-  if (live) carries = shared_entries<C, L>(scalars, first, i, D, s, key);
+  if (live) carries = shared_entries<C, L>(scalars, first, i, D, key);
   MSM_UNROLL
   for (int j = 0; j < kPartitionMaxDigits; ++j)
     if (j < D) rank[j] = rank_in_group(group, live ? key[j] & mask : 0, live);
@@ -177,7 +167,7 @@ __global__ void __launch_bounds__(kRecodeBlock, 3) partition_kernel(const uint4*
       if (j < D) {
         const uint32_t at = local_at[key[j] & mask] + rank[j];
         stage_key[at] = key[j] & kKeyBits;
-        stage_val[at] = entry_value<L>(key[j], carries, first + i, j, C, shift, s);
+        stage_val[at] = entry_value<L>(key[j], carries, first + i, j, C, shift);
       }
   }
   __syncthreads();
@@ -202,10 +192,10 @@ void launch_recode(const Workspace<G>& w, const uint32_t* scalars, cudaStream_t 
     MSM_CUDA_CHECK(cudaMemsetAsync(counts, 0, count_bytes, s));
     const auto run_as = [&](auto C, auto L) {
       count_kernel<C.value, L.value>
-          <<<blocks, kRecodeBlock, 0, s>>>(sc, w.first, w.count, w.D, f, w.level_shift, counts);
+          <<<blocks, kRecodeBlock, 0, s>>>(sc, w.first, w.count, w.D, f, counts);
       MSM_LAUNCH_CHECK("count_kernel");
       partition_kernel<C.value, L.value><<<blocks, kRecodeBlock, 0, s>>>(
-          sc, w.first, w.count, w.D, f, w.value_shift(), w.level_shift, counts, w.keys_in, w.vals_in);
+          sc, w.first, w.count, w.D, f, w.value_shift(), counts, w.keys_in, w.vals_in);
       MSM_LAUNCH_CHECK("partition_kernel");
     };
     const auto run = [&](auto C) {
@@ -229,7 +219,7 @@ void launch_recode(const Workspace<G>& w, const uint32_t* scalars, cudaStream_t 
                       : w.shared_buckets ? recode_kernel<Digits::plain>
                                          : recode_kernel<Digits::windows>;
   kernel<<<blocks, kRecodeBlock, 0, s>>>(sc, w.first, w.count, w.c, w.D, w.sort_group, w.log_m(), w.value_shift(),
-                                         w.level_shift, w.recode_table, w.keys_in, w.vals_in);
+                                         w.recode_table, w.keys_in, w.vals_in);
   MSM_LAUNCH_CHECK("recode_kernel");
 }
 

@@ -143,44 +143,17 @@ MSM_HD MSM_INLINE bool shared_fits(int c, int W) { return W <= (1 << exp_bits(c)
 // every level 2^e·P_i, e < D·c (D·c affine points a base: 16.3 GiB at BN254 2^20), window j's digit
 // ±2^EXP·ODD adds ±ODD·2^(jc+EXP)·P_i, so the windows share 2^(c−2) buckets of odd weights, half the
 // plain digits' 2^(c−1), and the reduction after Alg. 4 halves with them. The value's EXP field
-// holds the level jc + EXP − s: levels_value_shift(D, c) − 1 bits (9 for D·c ≤ 512).
-//
-// The digits are those of k·2^s (s = Plan::level_shift, level_shift below), so that the windows'
-// slack bits (D·c less r's bits and the carry) are shared by the bottom and top windows: bucket b
-// takes its odd value ODD at every EXP, and a window of few distinct values crowds the small ODD
-// (BN254 at c = 20: the top window's 2^14 values gave bucket 1 two thirds of its ~1,150 entries a
-// 2^20 call; with s = 3 the top and bottom windows hold 17 bits each). The bottom window's digits
-// are multiples of 2^s, so every level jc + EXP − s ≥ 0; a zero digit's value takes level 0.
+// holds the level jc + EXP: levels_value_shift(D, c) − 1 bits (9 for D·c ≤ 512).
 MSM_HD MSM_INLINE int levels_value_shift(int D, int c) { return exp_bits(D * c) + 1; }
-constexpr int kShiftedWords = kScalarWords + 1;  // k·2^s, s < 32
-MSM_HD MSM_INLINE void shifted_scalar(const uint32_t* k, int s, uint32_t* out) {
-  out[0] = k[0] << s;
-  for (int i = 1; i < kScalarWords; ++i) out[i] = (k[i] << s) | (s ? k[i - 1] >> (32 - s) : 0u);
-  out[kScalarWords] = s ? k[kScalarWords - 1] >> (32 - s) : 0u;
-}
 MSM_HD MSM_INLINE uint32_t levels_key(uint32_t t, int c) { return khat_bucket(recode_digit(t, c), c); }
-MSM_HD MSM_INLINE uint32_t levels_level(uint32_t bucket, uint32_t exp, int j, int c, int s) {
-  return bucket ? uint32_t(j * c - s) + exp : 0u;
-}
-MSM_HD MSM_INLINE uint32_t levels_value(uint32_t t, uint32_t i, int j, int c, int shift, int s) {
+MSM_HD MSM_INLINE uint32_t levels_level(uint32_t exp, int j, int c) { return uint32_t(j * c) + exp; }
+MSM_HD MSM_INLINE uint32_t levels_value(uint32_t t, uint32_t i, int j, int c, int shift) {
   const uint32_t khat = recode_digit(t, c);
-  return (i << shift) | (levels_level(khat_bucket(khat, c), khat_exp(khat, c), j, c, s) << 1) | khat_sign(khat);
+  return (i << shift) | (levels_level(khat_exp(khat, c), j, c) << 1) | khat_sign(khat);
 }
 // Points the values can name with the levels' EXP field.
 MSM_HD MSM_INLINE uint64_t levels_points_limit(int D, int c) {
   return uint64_t(1) << (32 - levels_value_shift(D, c));
-}
-// s: half the largest shift of r − 1 that keeps its windows' count (num_windows), rounded up.
-MSM_HD MSM_INLINE int level_shift(const uint32_t* rm1, int nbits, int c) {
-  const int D = num_windows(rm1, kScalarWords, nbits, c);
-  uint32_t sh[kShiftedWords];
-  int most = 0;
-  for (int s = 1; s < c && s < 32; ++s) {
-    shifted_scalar(rm1, s, sh);
-    if (num_windows(sh, kShiftedWords, nbits + s, c) != D) break;
-    most = s;
-  }
-  return (most + 1) / 2;
 }
 
 // The radix sort's first digit, taken by the recode where the windows share one bucket set
@@ -207,15 +180,14 @@ MSM_HD MSM_INLINE int partition_bits(int key_bits, int digits, bool shared) {
 MSM_HD MSM_INLINE size_t partition_count_bytes(int f) { return f > 0 ? size_t(8) << f : 0; }
 
 // Alg. 3's loop (lines 2–8) over one scalar's `windows` digits: f(j, t) with t = k_j + s_{j−1}
-// ∈ [0, 2^c], the carry taken from t (k: Words little-endian words, kShiftedWords for the levels).
-// The kernel (recode.cu) and the host hooks run this same loop.
+// ∈ [0, 2^c], the carry taken from t. The kernel (recode.cu) and the host hooks run this same loop.
 // kMaxWindows > 0 unrolls the loop to that bound, so that f may keep the digits in registers
 // (windows ≤ kMaxWindows).
-template <int kMaxWindows = 0, int Words = kScalarWords, class Fn>
+template <int kMaxWindows = 0, class Fn>
 MSM_HD MSM_INLINE void for_each_digit(const uint32_t* k, int c, int windows, Fn&& f) {
   uint32_t carry = 0;
   const auto step = [&](int j) {
-    const uint32_t t = scalar_bits(k, Words, j * c, c) + carry;  // lines 3–4
+    const uint32_t t = scalar_bits(k, kScalarWords, j * c, c) + carry;  // lines 3–4
     f(j, t);
     carry = recode_carry(t, c);
   };

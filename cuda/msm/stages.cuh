@@ -61,7 +61,6 @@ struct Workspace {
   int D = 0;
   bool shared_buckets = false;  // every digit in one bucket set (Plan::shared_buckets): W = 1
   bool levels = false;          // the shared set with §3.1's odd digits over every level (Plan::levels)
-  int level_shift = 0;          // Plan::level_shift
   int tau = 0;
   Accumulation mode = Accumulation::xyzz;
   bool shared_sum = false;  // Alg. 4 keeps its running sums in shared memory (Plan::shared_sum)
@@ -115,7 +114,6 @@ struct Workspace {
     w.sort_group = p.sort_group;
     w.shared_buckets = p.shared_buckets;
     w.levels = p.levels;
-    w.level_shift = p.level_shift;
     w.heavy_pieces = p.heavy_pieces;
     w.table = static_cast<const A*>(at(p.table));
     w.recode_table = static_cast<const uint32_t*>(at(p.recode_table));

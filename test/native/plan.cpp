@@ -76,7 +76,6 @@ Napi::Value plan_context(const Napi::CallbackInfo& cb) {
   r.Set("D", p.D);
   r.Set("sharedBuckets", p.shared_buckets);
   r.Set("levels", p.levels);
-  r.Set("levelShift", p.level_shift);
   r.Set("tau", p.tau);
   r.Set("T", double(p.T));
   r.Set("M", double(p.M));

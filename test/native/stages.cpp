@@ -114,23 +114,20 @@ Napi::Value recode_shared(const Napi::CallbackInfo& cb) {
   return o;
 }
 
-// recodeLevels(c, windows, scalars, s) → { keys, values }: the same where that set takes §3.1's odd
-// digits of k·2^s over every level (recode.cuh shifted_scalar, levels_key, levels_value; the value's
-// EXP field levels_value_shift(windows, c) − 1 bits), as recode_kernel's levels.
+// recodeLevels(c, windows, scalars) → { keys, values }: the same where that set takes §3.1's odd
+// digits over every level (recode.cuh levels_key, levels_value; the value's EXP field
+// levels_value_shift(windows, c) − 1 bits), as recode_kernel's levels.
 Napi::Value recode_levels(const Napi::CallbackInfo& cb) {
   const RecodeArgs a = recode_args(cb);
   const uint32_t W = a.windows;
   const int shift = gpu::levels_value_shift(int(W), a.c);
-  const int s = cb.Length() > 3 ? int(u32_arg(cb, 3, "s")) : 0;
-  if (s >= 32) fail(cb.Env(), "s must be below 32");
   std::vector<uint32_t> keys(a.n * W), values(a.n * W);
   for (size_t i = 0; i < a.n; ++i) {
-    uint32_t k[gpu::kScalarWords], ks[gpu::kShiftedWords];
+    uint32_t k[gpu::kScalarWords];
     a.scalar(i, k);
-    gpu::shifted_scalar(k, s, ks);
-    gpu::for_each_digit<0, gpu::kShiftedWords>(ks, a.c, int(W), [&](int j, uint32_t t) {
+    gpu::for_each_digit(k, a.c, int(W), [&](int j, uint32_t t) {
       keys[i * W + j] = gpu::levels_key(t, a.c);
-      values[i * W + j] = gpu::levels_value(t, uint32_t(i), j, a.c, shift, s);
+      values[i * W + j] = gpu::levels_value(t, uint32_t(i), j, a.c, shift);
     });
   }
   Napi::Env env = cb.Env();

@@ -41,7 +41,6 @@ export interface ContextPlan {
   D: number; // digits per scalar
   sharedBuckets: boolean; // one bucket set for all windows (cuda/msm/plan.hpp Plan::shared_buckets)
   levels: boolean; // that set of odd digits over every level 2^e·P, e < D·c (Plan::levels)
-  levelShift: number; // s: the levels take the digits of k·2^s (Plan::level_shift)
   tau: number;
   T: number;
   M: number;
@@ -65,7 +64,7 @@ export interface TestingAddon {
   recodeScalars(c: number, windows: number, scalars: Uint8Array): Uint32Array;
   // shared buckets (recode.cuh shared_bucket / shared_value): scalar-major keys and sort values
   recodeShared(c: number, windows: number, scalars: Uint8Array): { keys: Uint32Array; values: Uint32Array };
-  recodeLevels(c: number, windows: number, scalars: Uint8Array, s?: number): { keys: Uint32Array; values: Uint32Array }; // odd digits of k·2^s, value i | jc + EXP − s | SIGN
+  recodeLevels(c: number, windows: number, scalars: Uint8Array): { keys: Uint32Array; values: Uint32Array }; // odd digits, value i | jc + EXP | SIGN
   numWindows(curve: string, c: number): number;
   chooseWindow(curve: string, n: number, resident?: number, chunkThreads?: number, shared?: boolean, accumulation?: string, levels?: boolean): number; // resident: Alg. 4 threads (default an H100); chunkThreads: the chunk level's count (default resident); shared: for one bucket set; accumulation: the mode (default xyzz); levels: that set of odd digits
   digitProfile(curve: string, c: number): { D: number; topShare: number; topValues: number }; // plan.cpp digit_profile
