@@ -248,6 +248,12 @@ int choose_window_bits(uint64_t n, const uint32_t* rm1, int bits, uint32_t resid
     const DigitProfile d = digit_profile(rm1, bits, c);
     if (shared && !levels && !shared_fits(c, d.D)) continue;
     if (shared && levels && n >= levels_points_limit(d.D, c)) continue;
+    // The levels' 2^(c−2) buckets no fewer than Alg. 4's resident threads: with fewer, a bucket's
+    // entries span several threads and most buckets go to Alg. 5's block-wide path at the levels'
+    // heavy bound (H200: BN254 2^16 at c = 13 0.80 → 1.00 ms; at 2^18, c = 16, scalars below 2^64
+    // took 3.4× the random ones' time). At c = 20 every distribution stayed within 1.0× random at
+    // 2^19 and 2^20, and 2^19 gained 0–5 % over the plain set (bench/gpu-notes.md).
+    if (shared && levels && (uint64_t(1) << log2_buckets(c)) < resident) continue;
     const double x = window_cost(double(n), c, d, resident, chunk_threads, shared, mode, levels);
     if (x < best_cost) best_cost = x, best = c;
   }
@@ -338,7 +344,11 @@ Plan make_plan(const PlanInput& in) {
       return o;
     };
     const Shared plain = forced == 3 ? Shared{} : shared(false);
-    const bool model_levels = in.n >= kLevelsFrom && opt.accumulation != Accumulation::homogeneous;
+    // Not in the homogeneous mode, whose Alg. 5 copies every run to its bucket whatever the set's
+    // size: at 2^20 it gained nothing from the levels (BN254 4.82, 4.90 ms against 4.88, 4.64 on the
+    // plain set; BLS12-381 9.56, 9.52 against 9.55, 9.41), and BN254 at c = 20 read 4.73 against its
+    // plain set's 4.57 (bench/gpu-notes.md).
+    const bool model_levels = opt.accumulation != Accumulation::homogeneous;
     const Shared odd = forced == 2 || (forced == 0 && !model_levels) ? Shared{} : shared(true);
     const bool take_odd = odd.ok && (forced == 3 || ((!plain.ok || odd.cost < plain.cost) && odd.cost < windows_cost));
     const bool take_plain = !take_odd && plain.ok && (forced == 2 || plain.cost < windows_cost);

@@ -111,7 +111,8 @@ Plan make_plan(const PlanInput& in);
 // threads at once, the chunk level counting `chunk_threads`; rm1 = r − 1, bits = its bit length;
 // `shared`: for one bucket set (Plan::shared_buckets), whose Alg. 5 costs more per bucket in the
 // homogeneous `mode`; `levels`: that set of odd digits (Plan::levels), whose values' EXP field must
-// hold D·c levels for n points. *cost (if given): the model's cost at that c.
+// hold D·c levels for n points and whose 2^(c−2) buckets must be no fewer than `resident`.
+// *cost (if given): the model's cost at that c (none qualifying: 1e300).
 int choose_window_bits(uint64_t n, const uint32_t* rm1, int bits, uint32_t resident, uint32_t chunk_threads,
                        bool shared = false, Accumulation mode = Accumulation::xyzz, double* cost = nullptr,
                        bool levels = false);
@@ -132,15 +133,6 @@ double window_cost(double n, int c, const DigitProfile& d, uint32_t resident, ui
 // 2^15 buckets, too many below (measured faster from 2^16 on the H100, bench/gpu-notes.md);
 // PlanInput::buckets forces either.
 constexpr uint64_t kSharedBucketsFrom = uint64_t(1) << 16;
-// The levels (Plan::levels) are considered from this many points, and not in the homogeneous mode.
-// Below it the model's c (13 at 2^16, 16–17 at 2^18–2^19) leaves the levels' 2^(c−2) buckets fewer
-// than Alg. 4's threads, so that a bucket's entries span several threads and most buckets go to
-// Alg. 5's block-wide path at the levels' bound of 4 (on an H200: BN254 2^16 0.80 → 1.00 ms; at 2^18
-// scalars below 2^64 took 3.4× the random ones' time); at 2^20 (c = 20, 2^18 buckets) every
-// distribution stayed within 1.04× random (bench/gpu-notes.md). The homogeneous mode, whose Alg. 5
-// copies every run, gained nothing from them at 2^20 (BN254 4.82, 4.90 against 4.88, 4.64 ms on the
-// plain set; BLS12-381 9.56, 9.52 against 9.55, 9.41).
-constexpr uint64_t kLevelsFrom = uint64_t(1) << 20;
 // The chunk level l for W windows of M buckets, counting `threads` (PlanInput::chunk_threads)
 // (MSM_CUDA_CHUNK_LOG, else chunk_log_for).
 int chunk_log_for(uint32_t M, int W, uint32_t threads);
