@@ -335,8 +335,8 @@ describe.each(CURVE_NAMES)('%s: the shared set of odd digits (levels)', (curve: 
         const p = T().planContext(curve, 2 ** log, {}, 139 * GB, resident);
         if (p.levels) expect(p.M).toBeGreaterThanOrEqual(resident);
       }
-    // with a third of the threads c = 20 qualifies, and the model takes the levels at 2^19 (as it
-    // did on an H200, where 2^19 gained 0–5 % on them, every distribution within 1.0× random)
+    // with a third of the threads (c ≥ 18 qualifies) the model takes the levels at 2^19, as it did
+    // on an H200 (c = 20), where 2^19 gained 0–5 % on them, every distribution within 1.0× random
     expect(T().planContext(curve, 2 ** 19, {}, 139 * GB, RESIDENT / 3).levels).toBe(true);
     // BN254 2^20 (c = 20, 13 windows: 16.25 GiB of levels) on the 80 GB device, as on an H100
     if (curve === 'bn254') expect(T().planContext(curve, 2 ** 20, {}, DEVICES[3].free, RESIDENT).levels).toBe(true);

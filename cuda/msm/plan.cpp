@@ -251,7 +251,7 @@ int choose_window_bits(uint64_t n, const uint32_t* rm1, int bits, uint32_t resid
     // The levels' 2^(c−2) buckets no fewer than Alg. 4's resident threads: with fewer, a bucket's
     // entries span several threads and most buckets go to Alg. 5's block-wide path at the levels'
     // heavy bound (H200: BN254 2^16 at c = 13 0.80 → 1.00 ms; at 2^18, c = 16, scalars below 2^64
-    // took 3.4× the random ones' time). At c = 20 every distribution stayed within 1.0× random at
+    // took 3.4× the random ones' time). At c = 20 every distribution stayed within 1.04× random at
     // 2^19 and 2^20, and 2^19 gained 0–5 % over the plain set (bench/gpu-notes.md).
     if (shared && levels && (uint64_t(1) << log2_buckets(c)) < resident) continue;
     const double x = window_cost(double(n), c, d, resident, chunk_threads, shared, mode, levels);
