@@ -321,7 +321,8 @@ d('CUDA contexts: concurrency and device memory', () => {
 
 // One bucket set for all windows (cuda/msm/plan.hpp Plan::shared_buckets), of plain digits, which the
 // plan takes from 2^16 points (the 2^16 + 1 and 2^22 cases above), or of odd ones over every level
-// (Plan::levels), from 2^20 where its table fits (the 2^20 cases), forced at 2^12 and 2^15 on every
+// (Plan::levels), where its table fits and its buckets are no fewer than Alg. 4's threads (the 2^20
+// cases, on an 80 GB device or more), forced at 2^12 and 2^15 on every
 // curve, G2 and mode, with and without the reduction's chunk level: scripts/gpu-sanitize.js's
 // workload, each result against the CPU backend, in a process of its own (the environment is read
 // once).
