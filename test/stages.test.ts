@@ -188,6 +188,8 @@ describe('Alg. 3 recoding (cuda/msm/recode.cuh)', () => {
             const key = got.keys[i * W + j], v = got.values[i * W + j];
             const level = (v >>> 1) & ((1 << (shift - 1)) - 1);
             check(key <= 2 ** (c - 2) && v >>> shift === i, () => `${name} c=${c}: bucket ${key}, value ${v} of point ${i}`);
+            // every level names a point of the table (a zero digit's too: the constant-time mode reads it)
+            check(level >= j * c && level < W * c, () => `${name} c=${c}: level ${level} in window ${j}`);
             if (key === 0) continue;
             const exp = level - j * c;
             check(exp >= 0 && exp < c, () => `${name} c=${c}: level ${level} in window ${j}`);

@@ -82,7 +82,7 @@ __device__ MSM_INLINE uint32_t shared_entries(const uint4* __restrict__ scalars,
 }
 // Its value (recode.cuh shared_value, levels_value), from the key and the carry bit: for plain
 // digits t = 2^c − key where it carried; with the levels the sign is the carry and the level
-// jc + EXP.
+// jc + EXP, a table level for a zero digit too (the constant-time mode's O reads its point).
 template <Digits L>
 __device__ MSM_INLINE uint32_t entry_value(uint32_t key, uint32_t carries, uint32_t i, int j, int c, int shift) {
   const uint32_t carry = (carries >> j) & 1;
