@@ -166,6 +166,28 @@ describe.each(CURVE_NAMES)('%s', (curve: CurveName) => {
     }
   });
 
+  // With one bucket set the plan runs chunks of at least 4 buckets (plan.cpp kMinSharedChunkLog:
+  // measured faster at 2^15 buckets, where the count alone gives none); a set per window keeps the
+  // count's level (the test above).
+  test('one bucket set: the chunk level is the count\'s, at least 2', () => {
+    const share = 3;
+    let raised = 0;
+    for (const resident of [RESIDENT, 132 * 3 * BLOCK, 46 * 4 * BLOCK]) {
+      for (const log of [16, 17, 18, 19, 20, 22]) {
+        const p = T().planContext(curve, 2 ** log, {}, 80 * GB, resident);
+        if (!p.sharedBuckets) continue;
+        const logM = Math.log2(p.M);
+        const counted = Math.max(1, Math.floor(resident / share));
+        let l = 0;
+        while (l < logM && p.M / 2 ** (l + 1) >= counted) l++;
+        expect(p.chunkLog).toBe(Math.max(l, Math.min(2, logM)));
+        if (l < 2) raised++;
+        checkLayout(p, 2 ** log);
+      }
+    }
+    expect(raised).toBeGreaterThan(0);
+  });
+
   test('the radix sort takes several windows at once where the per-sort cost dominates, at most 2^24 entries', () => {
     const groups: number[] = [];
     for (const log of [10, 12, 16, 18, 20, 22, 24, 26]) {

@@ -26,9 +26,22 @@ int chunk_log_for(uint32_t M, int W, uint32_t threads) {
 }
 // The share of PlanInput::chunk_threads the plan's chunk level counts (make_plan).
 constexpr uint32_t kChunkThreadShare = 3;
+// The level the plan runs: chunk_log_for, and with one bucket set (W = 1) chunks of at least
+// 2^kMinSharedChunkLog buckets. One H200, the reduce step (MSM_CUDA_PROFILE, MSM_CUDA_CHUNK_LOG) at
+// 2^16 and 2^18 points on 2^15 plain buckets, where chunk_log_for gives l = 0: BLS12-381 l = 0 / 1 /
+// 2 / 3 0.515 / 0.384 / 0.323 / 0.402 ms, BN254 0.200 / 0.218 / 0.191 / 0.227. §3.4's 30 rounds over
+// 2^15 points are wider than BLS12-381's resident quads, and four rounds fewer over a quarter of the
+// points outweigh a chain of 6 additions (l = 1 also doubles the tree, over the chunk sums and their
+// rests, for two rounds fewer). From 2^18 buckets chunk_log_for gives l ≥ 3, the fastest there or
+// within 0.08 ms (bench/gpu-notes.md). window_cost prices chunk_log_for's level: the model's c at
+// 2^16–2^19 was fitted to measured times before this minimum, and is left as measured.
+constexpr int kMinSharedChunkLog = 2;
 int choose_chunk_log(uint32_t M, int W, uint32_t threads) {
   const int forced = environment().cuda_chunk_log;
-  return forced >= 0 ? std::min(forced, int(__builtin_ctz(M))) : chunk_log_for(M, W, threads);
+  const int log_m = int(__builtin_ctz(M));
+  if (forced >= 0) return std::min(forced, log_m);
+  const int l = chunk_log_for(M, W, threads);
+  return W == 1 ? std::max(l, std::min(kMinSharedChunkLog, log_m)) : l;
 }
 
 // The most windows one sort may take: kMaxSortEntries (one, if a window has more).

@@ -133,8 +133,9 @@ double window_cost(double n, int c, const DigitProfile& d, uint32_t resident, ui
 // 2^15 buckets, too many below (measured faster from 2^16 on the H100, bench/gpu-notes.md);
 // PlanInput::buckets forces either.
 constexpr uint64_t kSharedBucketsFrom = uint64_t(1) << 16;
-// The chunk level l for W windows of M buckets, counting `threads` (PlanInput::chunk_threads)
-// (MSM_CUDA_CHUNK_LOG, else chunk_log_for).
+// The chunk level l for W windows of M buckets, counting `threads` (PlanInput::chunk_threads):
+// chunk_log_for, which the cost model prices, and the level the plan runs (MSM_CUDA_CHUNK_LOG, else
+// chunk_log_for, at least 2 with one bucket set: plan.cpp kMinSharedChunkLog).
 int chunk_log_for(uint32_t M, int W, uint32_t threads);
 int choose_chunk_log(uint32_t M, int W, uint32_t threads);
 // Windows per radix sort for W windows of n entries (MSM_CUDA_SORT_GROUP, else sort_group_for), and
