@@ -53,8 +53,9 @@ function checkLayout(p: ContextPlan, n: number): void {
     buckets: p.W * p.M * run,
     heavy: p.W * p.M * 16,
     heavyCount: 4,
-    chunkSums: p.chunkLog > 0 ? p.W * (p.M / 2 ** p.chunkLog) * run : 0,
-    chunkRest: p.chunkLog > 0 ? p.W * (p.M / 2 ** p.chunkLog) * run : 0,
+    // the chunk level hands the rounds homogeneous points in every mode (reduce.cu)
+    chunkSums: p.chunkLog > 0 ? p.W * (p.M / 2 ** p.chunkLog) * p.homogeneousBytes : 0,
+    chunkRest: p.chunkLog > 0 ? p.W * (p.M / 2 ** p.chunkLog) * p.homogeneousBytes : 0,
     bhat1: p.W * p.xyzzBytes,
     windowSums: p.W * p.xyzzBytes,
   };

@@ -169,6 +169,11 @@ struct Homogeneous {
     const F zz = Z.sqr();
     return XYZZ<F>{X * Z, Y * zz, zz, zz * Z};
   }
+  // An XYZZ point in homogeneous form: (X·ZZZ, Y·ZZ, ZZ·ZZZ), x = X/ZZ and y = Y/ZZZ; 3M. O (ZZ = ZZZ =
+  // 0) gives (0, 0, 0), so its Y is set to 1: RCB's formulas take O as (0 : 1 : 0).
+  MSM_HD static Homogeneous from_xyzz(const XYZZ<F>& p) {
+    return Homogeneous{p.X * p.ZZZ, F::select(p.is_inf(), F::one(), p.Y * p.ZZ), p.ZZ * p.ZZZ};
+  }
   // x = X/Z, y = Y/Z (one inversion; tests and the host).
   MSM_HD Affine<F> to_affine() const {
     if (is_inf()) return Affine<F>::infinity();

@@ -14,8 +14,9 @@
 //   4: ZZZ3 = (ZZZ12·P)·PP,  —,  R·(Q − X3),  S1·PPP;            Y3 = R·(Q − X3) − S1·PPP (lane 2)
 //
 // RCB Algorithm 7 (homogeneous.hpp Homogeneous::add, complete, 12M + 2m_3b), for the constant-time
-// mode's §5 tree (ct_aggregate.cu), whose levels wait on one addition each; critical path 2 products
-// and 1 two-product sum instead of 6 and 3:
+// mode's §5 tree (ct_aggregate.cu), whose levels wait on one addition each, and the bucket
+// reduction's rounds after its chunk level (reduce.cu, every mode); critical path 2 products and 1
+// two-product sum instead of 6 and 3:
 //   1: X1·X2,  Y1·Y2,  Z1·Z2,  (X1 + Y1)·(X2 + Y2)
 //   2: (Y1 + Z1)·(Y2 + Z2),  (X1 + Z1)·(X2 + Z2)  (lanes 2, 3 repeat lanes 0, 1)
 //   3: X3,  Y3,  Z3,  Z3 again  (Homogeneous::finish's three sums of two products)
@@ -174,7 +175,7 @@ __device__ typename G::field add_by_quad(const Homogeneous<G>* a, const Homogene
 }
 
 // *a += *b in place by the quad, lanes 0 … 2 storing the coordinate add_by_quad gave them: the
-// constant-time mode's rounds of the bucket reduction (reduce.cu), as add_to_by_quad's XYZZ. a = b
+// bucket reduction's rounds on homogeneous points (reduce.cu), as add_to_by_quad's XYZZ. a = b
 // doubles (add_by_quad reads both before any lane stores).
 template <class G>
 __device__ void add_to_by_quad(Homogeneous<G>* a, const Homogeneous<G>* b) {

@@ -427,8 +427,8 @@ Plan make_plan(const PlanInput& in) {
   p.heavy = l.take(W * M * 16);
   p.heavy_count = l.take(4);
   const size_t chunks = p.chunk_log > 0 ? W * (M >> p.chunk_log) : 0;
-  p.chunk_sums = l.take(chunks * run);
-  p.chunk_rest = l.take(chunks * run);
+  p.chunk_sums = l.take(chunks * cv.homogeneous);  // homogeneous in every mode (reduce.cu)
+  p.chunk_rest = l.take(chunks * cv.homogeneous);
   p.bhat1 = l.take(W * cv.xyzz);
   p.window_sums = l.take(W * cv.xyzz);
   p.total = l.end;

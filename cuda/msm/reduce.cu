@@ -4,11 +4,18 @@
 // suffix sums, B̂_1 saved (and after a chunk level set to O), the summation tree, then Q_j =
 // 2·(2^l·Σ_{k>1} B̂_k + Σ T) − B̂_1 per window of odd digits (and for the one set of the levels), or
 // 2^l·Σ_{k>1} B̂_k + Σ T for the one set of plain shared digits (reduce.cuh window_sum, whose B̂_0
-// is this B̂_1; without a chunk level 2·Σ B̂ − B̂_1, or Σ B̂). Additions are
-// add-2008-s (12M + 2S; in G1's rounds by a quad of lanes each, ec/quad.cuh), the doubling
-// dbl-2008-s-1; in the constant-time mode the buckets are homogeneous and every step is a complete
-// formula (RCB Alg. 7 and 9), so no step branches on O or on equal operands.
+// is this B̂_1; without a chunk level 2·Σ B̂ − B̂_1, or Σ B̂). The chunk level adds the buckets
+// with add-2008-s (12M + 2S) and hands its R_k and T_k to the rounds in homogeneous form
+// (Homogeneous::from_xyzz, 3M each), so that every round after it and window_sum are RCB's
+// complete formulas (Alg. 7, 12M + 2m_3b), in G1 by a quad of lanes (ec/quad.cuh: 3 dependent
+// steps against add-2008-s's 4), as the constant-time mode, whose buckets are homogeneous, runs
+// them all (and there no step branches on O or equal operands). The reduce step, MSM_CUDA_PROFILE
+// on one H200, XYZZ rounds → homogeneous: BLS12-381 2^20 0.889 → 0.784 ms, 2^22 1.182 → 1.069;
+// BN254 2^16 0.191 → 0.182, 2^20 0.401 → 0.398, 2^22 0.548 → 0.542; G2 BLS12-381 2^20 4.70 → 4.46
+// (bench/gpu-notes.md). Without a chunk level (l = 0: windows of their own at small n) the rounds
+// add the XYZZ buckets in place (add-2008-s, the doubling dbl-2008-s-1).
 #include <algorithm>
+#include <type_traits>
 
 #include <cooperative_groups.h>
 
@@ -39,12 +46,19 @@ __device__ __forceinline__ void round_add(X* B, const Task& k) {
 
 // The chunk level (reduce.cuh, l > 0): thread (j, k) turns positions [kL, kL + L) of window j into
 // R_k and T_k. Every thread runs the same 2(L − 1) additions, so the grid is one even wave.
-template <class X>
-__global__ void __launch_bounds__(kRedBlock) chunk_kernel(const X* __restrict__ buckets, X* __restrict__ sums,
+// B: the buckets' type; X: the rounds' (launch_reduce), into which R_k and T_k are turned.
+template <class B, class X>
+__global__ void __launch_bounds__(kRedBlock) chunk_kernel(const B* __restrict__ buckets, X* __restrict__ sums,
                                                           X* __restrict__ rest, int l, uint64_t chunks) {
   const uint64_t t = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= chunks) return;
-  chunk_sums(buckets + (t << l), l, sums + t, rest + t);
+  B r, u;
+  chunk_sums(buckets + (t << l), l, &r, &u);
+  if constexpr (std::is_same_v<B, X>) {
+    sums[t] = r, rest[t] = u;
+  } else {
+    sums[t] = X::from_xyzz(r), rest[t] = X::from_xyzz(u);
+  }
 }
 
 // What the layered rounds run on: K = 2^log_k points per window, the chunk sums R_k with their T_k
@@ -176,7 +190,7 @@ __global__ void __launch_bounds__(kRedBlock, red_min_blocks(G::field::N, ff::is_
   }
 }
 
-template <class G, class X>
+template <class G, class B, class X>
 void launch_reduce_on(const Workspace<G>& w, int device, cudaStream_t s) {
   int sms = 0, blocks = 0, coop = 0;
   MSM_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, device));
@@ -189,8 +203,8 @@ void launch_reduce_on(const Workspace<G>& w, int device, cudaStream_t s) {
     throw EngineError("ERR_CUDA", "reduce_kernel: 2^q·2·W·K must stay below 2^32");
   if (in.l > 0) {
     const uint64_t chunks = uint64_t(w.W) << log_k;
-    chunk_kernel<X><<<unsigned((chunks + kRedBlock - 1) / kRedBlock), kRedBlock, 0, s>>>(
-        reinterpret_cast<const X*>(w.buckets), in.points, in.rest, in.l, chunks);
+    chunk_kernel<B, X><<<unsigned((chunks + kRedBlock - 1) / kRedBlock), kRedBlock, 0, s>>>(
+        reinterpret_cast<const B*>(w.buckets), in.points, in.rest, in.l, chunks);
     MSM_LAUNCH_CHECK("chunk_kernel");
   }
   MSM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, reduce_kernel<G, X>, kRedBlock, 0));
@@ -208,8 +222,9 @@ void launch_reduce_on(const Workspace<G>& w, int device, cudaStream_t s) {
 
 template <class G>
 void launch_reduce(const Workspace<G>& w, int device, cudaStream_t s) {
-  if (w.mode == Accumulation::constant_time) launch_reduce_on<G, HomOf<G>>(w, device, s);
-  else launch_reduce_on<G, XyzzOf<G>>(w, device, s);
+  if (w.mode == Accumulation::constant_time) launch_reduce_on<G, HomOf<G>, HomOf<G>>(w, device, s);
+  else if (w.chunk_log > 0) launch_reduce_on<G, XyzzOf<G>, HomOf<G>>(w, device, s);
+  else launch_reduce_on<G, XyzzOf<G>, XyzzOf<G>>(w, device, s);
 }
 
 #define MSM_INSTANTIATE(G) template void launch_reduce<G>(const Workspace<G>&, int, cudaStream_t);

@@ -85,7 +85,7 @@ struct Workspace {
   X* buckets = nullptr;            // [W·M] (constant_time: of HomOf<G>); a later piece adds onto them
   uint4* heavy = nullptr;          // [W·M] buckets left to the block-wide path: {j·M + p, t0, t1, 0}
   uint32_t* heavy_count = nullptr;
-  X* chunk_sums = nullptr;         // [W·M/2^l] R_k of the chunk level (l > 0; constant_time: of HomOf<G>)
+  X* chunk_sums = nullptr;         // [W·M/2^l] R_k of the chunk level (l > 0), of HomOf<G> (reduce.cu)
   X* chunk_rest = nullptr;         // [W·M/2^l] T_k
   X* bhat1 = nullptr;              // [W] B̂_1 of each window: the suffix sum of all its buckets (§3.4)
   X* window_sums = nullptr;        // [W] Q_j
