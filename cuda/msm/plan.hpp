@@ -92,7 +92,7 @@ struct Plan {
   Region heavy;         // [W·M] uint4: buckets left to the block-wide Alg. 5 path
   Region heavy_count;   // u32
   Region chunk_sums, chunk_rest;  // [W·M/2^l] each (l > 0): the chunk level's R_k and T_k, homogeneous
-  Region bhat1;         // [W] XYZZ: B̂_1 of each window (§3.4)
+  Region bhat1;         // [W] B̂_1 of each window (§3.4), of the rounds' point type (sized as XYZZ)
   Region window_sums;   // [W] XYZZ: Q_j
   size_t total = 0;     // bytes of the allocation (0 for n = 0)
 };
