@@ -4,7 +4,7 @@
 //    first and last of each thread to §5's buffer) and §5's tree levels in ct_aggregate.cu's
 //    launches (ct_aggregate.cuh) with integers for points (O = 0, PADD = +), so
 //    test/stages.test.ts checks every bucket against the plain sums on adversarial layouts;
-//  - homogeneousCheck: RCB Alg. 7/8/9, mmadd-1998-cmo and the XYZZ conversion (ec/homogeneous.hpp)
+//  - homogeneousCheck: RCB Alg. 7/8/9, mmadd-1998-cmo and the XYZZ conversions both ways (ec/homogeneous.hpp)
 //    against the XYZZ formulas on random points and every exceptional pair, of G1 or G2.
 #include <napi.h>
 
@@ -268,7 +268,13 @@ Napi::Value homogeneous_check(Napi::Env env, uint32_t count, uint32_t seed) {
       expect(in_place.to_affine(), want, "RCB Alg. 7 in place (add_into)");
       expect(scaled(lhs[k]).add(rhs[k]).to_affine(), want, "RCB Alg. 8 (mixed add)");
       expect(scaled(lhs[k]).add(rhs[k]).to_xyzz().to_affine(), want, "to_xyzz");
+      // XYZZ → homogeneous (the bucket reduction's chunk sums, reduce.cu): want's ZZ is not 1 after an
+      // addition, and O must come out as RCB's (0 : 1 : 0), which the next complete addition takes.
+      expect(H::from_xyzz(want).to_affine(), want, "from_xyzz");
+      expect(H::from_xyzz(want).add(scaled(q)).to_affine(), want.add(xq), "from_xyzz, then RCB Alg. 7");
     }
+    expect(H::from_xyzz(xp.dbl()).add(H::from_xyzz(X::infinity())).to_affine(), xp.dbl(), "from_xyzz(O) as an operand");
+    expect(H::from_xyzz(X::infinity()).dbl().to_affine(), X::infinity(), "from_xyzz(O), doubled");
     expect(scaled(p).dbl().to_affine(), xp.dbl(), "RCB Alg. 9 (dbl)");
     expect(H::infinity().dbl().to_affine(), X::infinity(), "RCB Alg. 9 (dbl O)");
     expect(H::add_distinct(p, q).to_affine(), xp.add(xq), "mmadd-1998-cmo");
