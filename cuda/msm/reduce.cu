@@ -4,16 +4,19 @@
 // suffix sums, B̂_1 saved (and after a chunk level set to O), the summation tree, then Q_j =
 // 2·(2^l·Σ_{k>1} B̂_k + Σ T) − B̂_1 per window of odd digits (and for the one set of the levels), or
 // 2^l·Σ_{k>1} B̂_k + Σ T for the one set of plain shared digits (reduce.cuh window_sum, whose B̂_0
-// is this B̂_1; without a chunk level 2·Σ B̂ − B̂_1, or Σ B̂). The chunk level adds the buckets
-// with add-2008-s (12M + 2S) and hands its R_k and T_k to the rounds in homogeneous form
-// (Homogeneous::from_xyzz, 3M each), so that every round after it and window_sum are RCB's
-// complete formulas (Alg. 7, 12M + 2m_3b), in G1 by a quad of lanes (ec/quad.cuh: 3 dependent
-// steps against add-2008-s's 4), as the constant-time mode, whose buckets are homogeneous, runs
-// them all (and there no step branches on O or equal operands). The reduce step, MSM_CUDA_PROFILE
-// on one H200, XYZZ rounds → homogeneous: BLS12-381 2^20 0.889 → 0.784 ms, 2^22 1.182 → 1.069;
-// BN254 2^16 0.191 → 0.182, 2^20 0.401 → 0.398, 2^22 0.548 → 0.542; G2 BLS12-381 2^20 4.70 → 4.46
-// (bench/gpu-notes.md). Without a chunk level (l = 0: windows of their own at small n) the rounds
-// add the XYZZ buckets in place (add-2008-s, the doubling dbl-2008-s-1).
+// is this B̂_1; without a chunk level 2·Σ B̂ − B̂_1, or Σ B̂). The chunk level and everything after
+// it run on homogeneous points in every mode: the chunk level turns each XYZZ bucket into
+// homogeneous form as it reads it (Homogeneous::from_xyzz, 3M) and adds with RCB's complete
+// formulas (Alg. 7, 12M + 2m_3b against add-2008-s's 12M + 2S), and the rounds and window_sum run
+// them in G1 by a quad of lanes (ec/quad.cuh: 3 dependent steps against add-2008-s's 4), as the
+// constant-time mode, whose buckets are homogeneous, runs them all (and there no step branches on
+// O or equal operands). On one H200 (MSM_CUDA_PROFILE, bench/gpu-notes.md), the reduce step with
+// XYZZ rounds → homogeneous rounds: BLS12-381 2^20 0.889 → 0.784 ms, 2^22 1.182 → 1.069; BN254
+// 2^22 0.548 → 0.542; then XYZZ chunk sums → homogeneous ones (chunk_kernel BN254 144 registers
+// against 204, BLS12-381 208 without spill against 255 spilling 216 B): BN254 2^20 0.397 → 0.388,
+// 2^22 0.540 → 0.522; BLS12-381 2^20 0.781 → 0.764, 2^22 1.067 → 1.038. Without a chunk level
+// (l = 0: windows of their own at small n) the rounds add the XYZZ buckets in place (add-2008-s,
+// the doubling dbl-2008-s-1).
 #include <algorithm>
 #include <type_traits>
 
@@ -46,19 +49,16 @@ __device__ __forceinline__ void round_add(X* B, const Task& k) {
 
 // The chunk level (reduce.cuh, l > 0): thread (j, k) turns positions [kL, kL + L) of window j into
 // R_k and T_k. Every thread runs the same 2(L − 1) additions, so the grid is one even wave.
-// B: the buckets' type; X: the rounds' (launch_reduce), into which R_k and T_k are turned.
+// B: the buckets' type; X: the rounds' homogeneous type, into which XYZZ buckets are turned on read.
 template <class B, class X>
 __global__ void __launch_bounds__(kRedBlock) chunk_kernel(const B* __restrict__ buckets, X* __restrict__ sums,
                                                           X* __restrict__ rest, int l, uint64_t chunks) {
   const uint64_t t = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= chunks) return;
-  B r, u;
-  chunk_sums(buckets + (t << l), l, &r, &u);
-  if constexpr (std::is_same_v<B, X>) {
-    sums[t] = r, rest[t] = u;
-  } else {
-    sums[t] = X::from_xyzz(r), rest[t] = X::from_xyzz(u);
-  }
+  chunk_sums(buckets + (t << l), l, sums + t, rest + t, [](const B& p) {
+    if constexpr (std::is_same_v<B, X>) return p;
+    else return X::from_xyzz(p);
+  });
 }
 
 // What the layered rounds run on: K = 2^log_k points per window, the chunk sums R_k with their T_k
@@ -201,11 +201,15 @@ void launch_reduce_on(const Workspace<G>& w, int device, cudaStream_t s) {
   constexpr int q = ec::quad_log_lanes<X>();
   if ((uint64_t(w.W) << (log_k + 1 + q)) >= (uint64_t(1) << 32))
     throw EngineError("ERR_CUDA", "reduce_kernel: 2^q·2·W·K must stay below 2^32");
-  if (in.l > 0) {
-    const uint64_t chunks = uint64_t(w.W) << log_k;
-    chunk_kernel<B, X><<<unsigned((chunks + kRedBlock - 1) / kRedBlock), kRedBlock, 0, s>>>(
-        reinterpret_cast<const B*>(w.buckets), in.points, in.rest, in.l, chunks);
-    MSM_LAUNCH_CHECK("chunk_kernel");
+  if constexpr (std::is_same_v<X, HomOf<G>>) {
+    if (in.l > 0) {
+      const uint64_t chunks = uint64_t(w.W) << log_k;
+      chunk_kernel<B, X><<<unsigned((chunks + kRedBlock - 1) / kRedBlock), kRedBlock, 0, s>>>(
+          reinterpret_cast<const B*>(w.buckets), in.points, in.rest, in.l, chunks);
+      MSM_LAUNCH_CHECK("chunk_kernel");
+    }
+  } else if (in.l > 0) {
+    throw EngineError("ERR_INTERNAL", "launch_reduce: a chunk level runs on homogeneous points");
   }
   MSM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, reduce_kernel<G, X>, kRedBlock, 0));
   if (blocks < 1) throw EngineError("ERR_CUDA", "reduce_kernel cannot be resident on the device");

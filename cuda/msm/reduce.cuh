@@ -74,14 +74,15 @@ MSM_HD MSM_INLINE Task tree_local_task(int b, int r, uint32_t g, uint32_t i) {
 }
 
 // The chunk level for one chunk B[0, 2^l) (X: a point type with add, dbl and negation, or an
-// integer stand-in in the host tests): *R = Σ_i B_i and *T = Σ_i (i+1)·B_i, by the running sum from
-// the top (s = Σ_{q ≥ i} B_q, t += s): 2(L − 1) additions, whose chain is the L − 1 of s and one.
-template <class X>
-MSM_HD MSM_INLINE void chunk_sums(const X* B, int l, X* R, X* T) {
+// integer stand-in in the host tests; as(B_i): a bucket in X's form, read as it is added):
+// *R = Σ_i B_i and *T = Σ_i (i+1)·B_i, by the running sum from the top (s = Σ_{q ≥ i} B_q,
+// t += s): 2(L − 1) additions, whose chain is the L − 1 of s and one.
+template <class X, class B, class As>
+MSM_HD MSM_INLINE void chunk_sums(const B* bucket, int l, X* R, X* T, As&& as) {
   const uint32_t L = 1u << l;
-  X s = B[L - 1], t = s;
+  X s = as(bucket[L - 1]), t = s;
   for (uint32_t i = L - 1; i-- > 0;) {
-    s = s.add(B[i]);
+    s = s.add(as(bucket[i]));
     t = t.add(s);
   }
   *R = s;
