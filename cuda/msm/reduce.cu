@@ -5,16 +5,17 @@
 // 2·(2^l·Σ_{k>1} B̂_k + Σ T) − B̂_1 per window of odd digits (and for the one set of the levels), or
 // 2^l·Σ_{k>1} B̂_k + Σ T for the one set of plain shared digits (reduce.cuh window_sum, whose B̂_0
 // is this B̂_1; without a chunk level 2·Σ B̂ − B̂_1, or Σ B̂). The chunk level and everything after
-// it run on homogeneous points in every mode: the chunk level turns each XYZZ bucket into
+// it run on homogeneous points in every mode: in G1 the chunk level turns each XYZZ bucket into
 // homogeneous form as it reads it (Homogeneous::from_xyzz, 3M) and adds with RCB's complete
-// formulas (Alg. 7, 12M + 2m_3b against add-2008-s's 12M + 2S), and the rounds and window_sum run
-// them in G1 by a quad of lanes (ec/quad.cuh: 3 dependent steps against add-2008-s's 4), as the
-// constant-time mode, whose buckets are homogeneous, runs them all (and there no step branches on
-// O or equal operands). On one H200 (MSM_CUDA_PROFILE, bench/gpu-notes.md), the reduce step with
-// XYZZ rounds → homogeneous rounds: BLS12-381 2^20 0.889 → 0.784 ms, 2^22 1.182 → 1.069; BN254
-// 2^22 0.548 → 0.542; then XYZZ chunk sums → homogeneous ones (chunk_kernel BN254 144 registers
-// against 204, BLS12-381 208 without spill against 255 spilling 216 B): BN254 2^20 0.397 → 0.388,
-// 2^22 0.540 → 0.522; BLS12-381 2^20 0.781 → 0.764, 2^22 1.067 → 1.038. Without a chunk level
+// formulas (Alg. 7, 12M + 2m_3b against add-2008-s's 12M + 2S; G2's: chunk_kernel), and the
+// rounds and window_sum run them, in G1 by a quad of lanes (ec/quad.cuh: 3 dependent steps
+// against add-2008-s's 4), as the constant-time mode, whose buckets are homogeneous, runs them all
+// (and there no step branches on O or equal operands). On one H200 (MSM_CUDA_PROFILE,
+// bench/gpu-notes.md), the reduce step with XYZZ rounds → homogeneous rounds: BLS12-381 2^20 0.889
+// → 0.784 ms, 2^22 1.182 → 1.069; BN254 2^22 0.548 → 0.542; then G1's XYZZ chunk sums →
+// homogeneous ones (chunk_kernel BN254 144 registers against 204, BLS12-381 208 without spill
+// against 255 spilling 216 B): BN254 2^20 0.398 → 0.391, 2^22 0.540 → 0.522, 2^24 1.465 → 1.416;
+// BLS12-381 2^20 0.784 → 0.767, 2^22 1.067 → 1.038, 2^24 2.944 → 2.818. Without a chunk level
 // (l = 0: windows of their own at small n) the rounds add the XYZZ buckets in place (add-2008-s,
 // the doubling dbl-2008-s-1).
 #include <algorithm>
@@ -49,16 +50,26 @@ __device__ __forceinline__ void round_add(X* B, const Task& k) {
 
 // The chunk level (reduce.cuh, l > 0): thread (j, k) turns positions [kL, kL + L) of window j into
 // R_k and T_k. Every thread runs the same 2(L − 1) additions, so the grid is one even wave.
-// B: the buckets' type; X: the rounds' homogeneous type, into which XYZZ buckets are turned on read.
+// B: the buckets' type; X: the rounds' homogeneous type. XYZZ buckets of G1 are turned into X as
+// they are read and summed with RCB; G2's are summed in XYZZ (add-2008-s) and the two sums turned:
+// there RCB's additions and 3 Fp2 products a bucket cost more than they save (one H200, the reduce
+// step with G2's buckets turned on read against after: BN254 2^16 0.855 → 0.873 ms, 2^20 1.515 →
+// 1.575; BLS12-381 2^16 1.545 → 1.562, 2^20 4.380 → 4.434; bench/gpu-notes.md).
 template <class B, class X>
 __global__ void __launch_bounds__(kRedBlock) chunk_kernel(const B* __restrict__ buckets, X* __restrict__ sums,
                                                           X* __restrict__ rest, int l, uint64_t chunks) {
   const uint64_t t = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= chunks) return;
-  chunk_sums(buckets + (t << l), l, sums + t, rest + t, [](const B& p) {
-    if constexpr (std::is_same_v<B, X>) return p;
-    else return X::from_xyzz(p);
-  });
+  const B* const chunk = buckets + (t << l);
+  if constexpr (std::is_same_v<B, X>) {
+    chunk_sums(chunk, l, sums + t, rest + t, [](const B& p) { return p; });
+  } else if constexpr (!ff::is_fp2<typename X::field>) {
+    chunk_sums(chunk, l, sums + t, rest + t, [](const B& p) { return X::from_xyzz(p); });
+  } else {
+    B r, u;
+    chunk_sums(chunk, l, &r, &u, [](const B& p) { return p; });
+    sums[t] = X::from_xyzz(r), rest[t] = X::from_xyzz(u);
+  }
 }
 
 // What the layered rounds run on: K = 2^log_k points per window, the chunk sums R_k with their T_k
