@@ -62,12 +62,12 @@ __global__ void __launch_bounds__(kRedBlock) chunk_kernel(const B* __restrict__ 
   if (t >= chunks) return;
   const B* const chunk = buckets + (t << l);
   if constexpr (std::is_same_v<B, X>) {
-    chunk_sums(chunk, l, sums + t, rest + t, [](const B& p) { return p; });
+    chunk_sums(chunk, l, sums + t, rest + t);
   } else if constexpr (!ff::is_fp2<typename X::field>) {
     chunk_sums(chunk, l, sums + t, rest + t, [](const B& p) { return X::from_xyzz(p); });
   } else {
     B r, u;
-    chunk_sums(chunk, l, &r, &u, [](const B& p) { return p; });
+    chunk_sums(chunk, l, &r, &u);
     sums[t] = X::from_xyzz(r), rest[t] = X::from_xyzz(u);
   }
 }

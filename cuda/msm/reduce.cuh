@@ -88,6 +88,11 @@ MSM_HD MSM_INLINE void chunk_sums(const B* bucket, int l, X* R, X* T, As&& as) {
   *R = s;
   *T = t;
 }
+// The same for buckets already of X.
+template <class X>
+MSM_HD MSM_INLINE void chunk_sums(const X* bucket, int l, X* R, X* T) {
+  chunk_sums(bucket, l, R, T, [](const X& p) { return p; });
+}
 
 // Whether the tree's position 0 is set to O once B̂_0 is saved: after a chunk level (l > 0).
 MSM_HD MSM_INLINE bool tree_drops_first(int l) { return l > 0; }

@@ -486,7 +486,7 @@ Napi::Value reduce_integers(const Napi::CallbackInfo& cb) {
   if (l > 0) {
     std::vector<IntPoint> R(K);
     T.resize(K);
-    for (uint32_t k = 0; k < K; ++k) gpu::chunk_sums(B.data() + (size_t(k) << l), l, &R[k], &T[k], [](const IntPoint& p) { return p; });
+    for (uint32_t k = 0; k < K; ++k) gpu::chunk_sums(B.data() + (size_t(k) << l), l, &R[k], &T[k]);
     B = R;
   }
   auto order = [&](uint32_t count, uint32_t i) { return reverse ? count - 1 - i : i; };
