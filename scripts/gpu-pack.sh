@@ -32,6 +32,9 @@ files="msm_cuda.node msm_cuda_testing.node"
 [ "${GPU_PACK_PROGRAMS:-0}" = 1 ] && files="$files msm_gpu_driver msm_fieldbench"
 # sppark's harnesses (bench/native/sppark_peer.cu, ~2 MB each) whenever the build has them
 for f in sppark_peer_bn254 sppark_peer_bls12_381; do [ -f "$BUILD/$f" ] && files="$files $f"; done
+# GPU_PACK_EXTRA: more files of $BUILD (an A/B's base addon, copied there under another name); they
+# share the stream's dictionary with the addons, so a second build of the same code costs little.
+files="$files ${GPU_PACK_EXTRA:-}"
 for f in $files; do
   [ -f "$BUILD/$f" ] || { echo "missing $BUILD/$f: run node scripts/build-testing.js with nvcc present" >&2; exit 1; }
 done

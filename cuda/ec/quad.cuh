@@ -29,17 +29,24 @@
 
 namespace msm::ec {
 
+template <class X>
+inline constexpr bool is_homogeneous = false;
+template <class G>
+inline constexpr bool is_homogeneous<Homogeneous<G>> = true;
+
 // log2 of the threads per addition in the stages that add by quads (the reduction's rounds, the
 // heavy buckets' sums): G1's additions by a quad of lanes, XYZZ in the default mode, RCB Alg. 7 in
-// the constant-time one; G2's one thread each. G2 was not tried: each lane would hold both Fp2
-// points (192 registers at BLS12-381, where its serial kernel takes up to 255; ec/G2.md). RCB by a
-// quad with every lane holding both points and getting the whole sum measured slower than one
-// thread (ncu, H100, reduce_kernel: BLS12-381 2^16 528 → 563 µs, 2^20 671 → 737; BN254 278 → 288,
-// 361 → 365; bench/gpu-notes.md); add_to_by_quad's lanes read their own operands and store one
-// coordinate each.
+// the constant-time one and after the chunk level; G2's homogeneous ones (RCB) by quads too, its
+// XYZZ ones (heavy_kernel, the rounds without a chunk level) one thread each: add_to_by_quad's
+// lanes read only their own products' operands, so G2's RCB by quads holds fewer registers than
+// one thread's (ptxas, sm_90: reduce_kernel<G2, Homogeneous> BLS12-381 255 registers and 1,360 B
+// of spill stores → none; BN254 236 → 199), while G2's XYZZ by quads spilled more (heavy_kernel
+// BLS12-381 676 → 1,280 B). RCB by a quad with every lane holding both points and getting the
+// whole sum measured slower than one thread (ncu, H100, reduce_kernel: BLS12-381 2^16 528 → 563 µs,
+// 2^20 671 → 737; BN254 278 → 288, 361 → 365; bench/gpu-notes.md).
 template <class X>
 constexpr int quad_log_lanes() {
-  return ff::is_fp2<typename X::field> ? 0 : 2;
+  return is_homogeneous<X> || !ff::is_fp2<typename X::field> ? 2 : 0;
 }
 
 // The lanes of the calling thread's quad, for __shfl_sync's mask.

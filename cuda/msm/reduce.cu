@@ -8,9 +8,11 @@
 // it run on homogeneous points in every mode: in G1 the chunk level turns each XYZZ bucket into
 // homogeneous form as it reads it (Homogeneous::from_xyzz, 3M) and adds with RCB's complete
 // formulas (Alg. 7, 12M + 2m_3b against add-2008-s's 12M + 2S; G2's: chunk_kernel), and the
-// rounds and window_sum run them, in G1 by a quad of lanes (ec/quad.cuh: 3 dependent steps
-// against add-2008-s's 4), as the constant-time mode, whose buckets are homogeneous, runs them all
-// (and there no step branches on O or equal operands). On one H200 (MSM_CUDA_PROFILE,
+// rounds and window_sum run them by a quad of lanes (ec/quad.cuh: 3 dependent steps against
+// add-2008-s's 4; G2's too since they are homogeneous: its reduce step, one thread → a quad, BN254
+// 2^16 0.852 → 0.568 ms, 2^20 1.503 → 1.244, BLS12-381 2^16 1.533 → 0.947, 2^20 4.288 → 3.740),
+// as the constant-time mode, whose buckets are homogeneous, runs them all (and there no step
+// branches on O or equal operands). On one H200 (MSM_CUDA_PROFILE,
 // bench/gpu-notes.md), the reduce step with XYZZ rounds → homogeneous rounds: BLS12-381 2^20 0.889
 // → 0.784 ms, 2^22 1.182 → 1.069; BN254 2^22 0.548 → 0.542; then G1's XYZZ chunk sums →
 // homogeneous ones (chunk_kernel BN254 144 registers against 204, BLS12-381 208 without spill
@@ -117,7 +119,8 @@ __device__ __forceinline__ void store_window_sum(const Workspace<G>& w, const Ro
 
 // The same out of line, where the rounds add by quads: inline, its steps set the kernel's register
 // count (ptxas, sm_90: BN254 at its 128-register bound spilled 308 bytes with serial steps inline,
-// 48 out of line). G2's kernels, one thread a task, keep it inline.
+// 48 out of line). The rounds one thread a task (G2's XYZZ buckets without a chunk level) keep it
+// inline.
 template <class G, class X>
 __device__ __noinline__ void store_window_sum_outlined(const Workspace<G>& w, const Rounds<X>& in, X* bhat1,
                                                        uint32_t j) {
@@ -125,10 +128,10 @@ __device__ __noinline__ void store_window_sum_outlined(const Workspace<G>& w, co
 }
 
 // The layered rounds and the summation tree over rounds_of(w), the tree also summing the T_k when
-// there are some, each task by 2^q threads (ec::quad_log_lanes: a quad for G1's XYZZ buckets). Rounds
-// 1 … b of each phase run block-locally (reduce.cuh local_rounds: a block's 2^(kRedLog − q) tasks
-// cover whole groups of 2^b positions), the rest with grid barriers: 2(log2 K − b) + 2 grid
-// barriers in all. B̂_1 is saved, and after a chunk level position 0 set to O (reduce.cuh
+// there are some, each task by 2^q threads (ec::quad_log_lanes: a quad but for G2's XYZZ
+// buckets). Rounds 1 … b of each phase run block-locally (reduce.cuh local_rounds: a block's
+// 2^(kRedLog − q) tasks cover whole groups of 2^b positions), the rest with grid barriers:
+// 2(log2 K − b) + 2 grid barriers in all. B̂_1 is saved, and after a chunk level position 0 set to O (reduce.cuh
 // tree_drops_first), by the thread whose first tree task writes position 0, before its block's
 // first tree round.
 template <class G, class X>

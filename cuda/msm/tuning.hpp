@@ -105,7 +105,7 @@ constexpr int agg_min_blocks(int limbs, bool fp2) { return fp2 ? 1 : limbs >= 5 
 constexpr unsigned kCtBlock = 128;         // ct_aggregate.cu: one thread per group of four
 constexpr int kRedLog = 7;                 // reduce.cu: blocks of 2^7 threads, grid-stride over the rounds'
 constexpr unsigned kRedBlock = 1u << kRedLog;  // tasks; the first 8 rounds of each phase block-local
-// (6 where a quad of lanes adds: G1's XYZZ buckets; blocks of 2^8 with the quads measured no faster)
+// (6 where a quad of lanes adds: all but G2's XYZZ buckets; blocks of 2^8 with quads measured no faster)
 // reduce_kernel's blocks per SM (G1): BN254 at 2^22 (c = 17, l = 2) has 480 blocks of tasks per round;
 // at 126 registers all were resident (4 per SM), at the 142 that the block-local rounds took only 396
 // were, and reduce went from 1.03 to 1.18 ms (MSM_CUDA_PROFILE, H100).
