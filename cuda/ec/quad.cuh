@@ -191,6 +191,20 @@ __device__ void add_to_by_quad(Homogeneous<G>* a, const Homogeneous<G>* b) {
   if (lane < 3) (&a->X)[lane] = c;
 }
 
+// *a = *p in homogeneous form by the quad (Homogeneous::from_xyzz: X·ZZZ, Y·ZZ, ZZ·ZZZ, O to
+// (0 : 1 : 0)), one product a lane (lane 3 repeats lane 2's), each lane reading its two operands and
+// storing its coordinate. No lane reads *a, so *a may be what the quad last added from.
+template <class G>
+__device__ __forceinline__ void from_xyzz_by_quad(Homogeneous<G>* a, const XYZZ<typename G::field>* p) {
+  using F = typename G::field;
+  static_assert(sizeof(XYZZ<F>) == 4 * sizeof(F), "X, Y, ZZ, ZZZ in a row");
+  const unsigned q = threadIdx.x & 3u;
+  const F* P = &p->X;
+  const F v = P[q == 1 ? 2 : 3];
+  const F r = F::select(q == 1 && v.is_zero(), F::one(), P[q == 3 ? 2 : q] * v);
+  if (q < 3) (&a->X)[q] = r;
+}
+
 // *a += *b by the calling thread (q = 0) or by its quad (q = 2, every lane calling it with the same
 // a and b: add_to_by_quad), for the stages that take q from quad_log_lanes.
 template <int q, class X>

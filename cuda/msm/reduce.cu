@@ -1,25 +1,25 @@
 // Bucket reduction, Chen et al. §3.4: for large windows first the chunk level (chunk_kernel, one
-// thread per chunk of 2^l buckets), then one cooperative launch (grid = co-resident blocks from the
-// occupancy API × SMs; block barriers between the first rounds, grid barriers after): the layered
-// suffix sums, B̂_1 saved (and after a chunk level set to O), the summation tree, then Q_j =
-// 2·(2^l·Σ_{k>1} B̂_k + Σ T) − B̂_1 per window of odd digits (and for the one set of the levels), or
-// 2^l·Σ_{k>1} B̂_k + Σ T for the one set of plain shared digits (reduce.cuh window_sum, whose B̂_0
-// is this B̂_1; without a chunk level 2·Σ B̂ − B̂_1, or Σ B̂). The chunk level and everything after
-// it run on homogeneous points in every mode: in G1 the chunk level turns each XYZZ bucket into
-// homogeneous form as it reads it (Homogeneous::from_xyzz, 3M) and adds with RCB's complete
-// formulas (Alg. 7, 12M + 2m_3b against add-2008-s's 12M + 2S; G2's: chunk_kernel), and the
-// rounds and window_sum run them by a quad of lanes (ec/quad.cuh: 3 dependent steps against
-// add-2008-s's 4; G2's too since they are homogeneous: its reduce step, one thread → a quad, BN254
-// 2^16 0.852 → 0.568 ms, 2^20 1.503 → 1.244, BLS12-381 2^16 1.533 → 0.947, 2^20 4.288 → 3.740),
-// as the constant-time mode, whose buckets are homogeneous, runs them all (and there no step
-// branches on O or equal operands). On one H200 (MSM_CUDA_PROFILE,
+// thread per chunk of 2^l buckets; BLS12-381 G2's chunk_quad_kernel, a quad), then one cooperative
+// launch (grid = co-resident blocks from the occupancy API × SMs; block barriers between the first
+// rounds, grid barriers after): the layered suffix sums, B̂_1 saved (and after a chunk level set to
+// O), the summation tree, then Q_j = 2·(2^l·Σ_{k>1} B̂_k + Σ T) − B̂_1 per window of odd digits
+// (and for the one set of the levels), or 2^l·Σ_{k>1} B̂_k + Σ T for the one set of plain shared
+// digits (reduce.cuh window_sum, whose B̂_0 is this B̂_1; without a chunk level 2·Σ B̂ − B̂_1, or Σ
+// B̂). The chunk level and everything after it run on homogeneous points in every mode: in G1 the
+// chunk level turns each XYZZ bucket into homogeneous form as it reads it (Homogeneous::from_xyzz,
+// 3M) and adds with RCB's complete formulas (Alg. 7, 12M + 2m_3b against add-2008-s's 12M + 2S;
+// G2's: chunk_kernel), and the rounds and window_sum run them by a quad of lanes (ec/quad.cuh: 3
+// dependent steps against add-2008-s's 4; G2's too since they are homogeneous: its reduce step, one
+// thread → a quad, BN254 2^16 0.852 → 0.568 ms, 2^20 1.503 → 1.244, BLS12-381 2^16 1.533 → 0.947,
+// 2^20 4.288 → 3.740), as the constant-time mode, whose buckets are homogeneous, runs them all (and
+// there no step branches on O or equal operands). On one H200 (MSM_CUDA_PROFILE,
 // bench/gpu-notes.md), the reduce step with XYZZ rounds → homogeneous rounds: BLS12-381 2^20 0.889
-// → 0.784 ms, 2^22 1.182 → 1.069; BN254 2^22 0.548 → 0.542; then G1's XYZZ chunk sums →
-// homogeneous ones (chunk_kernel BN254 144 registers against 204, BLS12-381 208 without spill
-// against 255 spilling 216 B): BN254 2^20 0.398 → 0.391, 2^22 0.540 → 0.522, 2^24 1.465 → 1.416;
-// BLS12-381 2^20 0.784 → 0.767, 2^22 1.067 → 1.038, 2^24 2.944 → 2.818. Without a chunk level
-// (l = 0: windows of their own at small n) the rounds add the XYZZ buckets in place (add-2008-s,
-// the doubling dbl-2008-s-1).
+// → 0.784 ms, 2^22 1.182 → 1.069; BN254 2^22 0.548 → 0.542; then G1's XYZZ chunk sums → homogeneous
+// ones (chunk_kernel BN254 144 registers against 204, BLS12-381 208 without spill against 255
+// spilling 216 B): BN254 2^20 0.398 → 0.391, 2^22 0.540 → 0.522, 2^24 1.465 → 1.416; BLS12-381 2^20
+// 0.784 → 0.767, 2^22 1.067 → 1.038, 2^24 2.944 → 2.818. Without a chunk level (l = 0: windows of
+// their own at small n) the rounds add the XYZZ buckets in place (add-2008-s, the doubling
+// dbl-2008-s-1).
 #include <algorithm>
 #include <type_traits>
 
@@ -53,10 +53,10 @@ __device__ __forceinline__ void round_add(X* B, const Task& k) {
 // The chunk level (reduce.cuh, l > 0): thread (j, k) turns positions [kL, kL + L) of window j into
 // R_k and T_k. Every thread runs the same 2(L − 1) additions, so the grid is one even wave.
 // B: the buckets' type; X: the rounds' homogeneous type. XYZZ buckets of G1 are turned into X as
-// they are read and summed with RCB; G2's are summed in XYZZ (add-2008-s) and the two sums turned:
-// there RCB's additions and 3 Fp2 products a bucket cost more than they save (one H200, the reduce
-// step with G2's buckets turned on read against after: BN254 2^16 0.855 → 0.873 ms, 2^20 1.515 →
-// 1.575; BLS12-381 2^16 1.545 → 1.562, 2^20 4.380 → 4.434; bench/gpu-notes.md).
+// they are read and summed with RCB; BN254 G2's are summed in XYZZ (add-2008-s) and the two sums
+// turned: there RCB's additions and 3 Fp2 products a bucket cost more than they save (one H200, the
+// reduce step with G2's buckets turned on read against after: BN254 2^16 0.855 → 0.873 ms, 2^20
+// 1.515 → 1.575; bench/gpu-notes.md). BLS12-381 G2's chunks go by quads (chunk_quad_kernel).
 template <class B, class X>
 __global__ void __launch_bounds__(kRedBlock) chunk_kernel(const B* __restrict__ buckets, X* __restrict__ sums,
                                                           X* __restrict__ rest, int l, uint64_t chunks) {
@@ -72,6 +72,56 @@ __global__ void __launch_bounds__(kRedBlock) chunk_kernel(const B* __restrict__ 
     chunk_sums(chunk, l, &r, &u);
     sums[t] = X::from_xyzz(r), rest[t] = X::from_xyzz(u);
   }
+}
+
+// The chunk level of G2 over a 6-limb field (BLS12-381), a quad of lanes a chunk (ec/quad.cuh), with
+// the running sums s and t in shared memory: each XYZZ bucket turned into X by the quad
+// (from_xyzz_by_quad, 3M, into the quad's third slot; the constant-time mode's homogeneous buckets
+// added from where they are), then s += B_i, t += s by RCB Alg. 7 on the quad (add_to_by_quad).
+// One thread a chunk held s, t and the bucket in registers, 288 of them, and spilled at the 255
+// cap (3,720 B of spill stores; the constant-time kernel 1,888 B); by quads 248 registers, none
+// spilled. One H200, the reduce step at the plan's l, one thread → a quad: 2^16 0.95 → 0.78 ms, 2^18
+// 1.56 → 1.50, 2^20 and 2^22 3.74 → 3.59. BN254's G2 lost by quads from 2^18 (2^20 1.24 → 1.43,
+// 2^22 1.91 → 2.32): the quad's lanes each take both of RCB's m_3b, full Fp2 products on its twist,
+// and its serial kernel spills less (812 B) (bench/gpu-notes.md).
+template <class B, class X>
+__global__ void __launch_bounds__(kRedBlock) chunk_quad_kernel(const B* __restrict__ buckets, X* __restrict__ sums,
+                                                               X* __restrict__ rest, int l, uint64_t chunks) {
+  __shared__ X sm[3 * (kRedBlock / 4)];
+  const uint64_t k = (uint64_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 2;
+  if (k >= chunks) return;  // the quad's lanes share k
+  const unsigned mask = ec::quad_mask(), lane = threadIdx.x & 3u;
+  X* const s = sm + 3 * (threadIdx.x >> 2);
+  X* const t = s + 1;
+  X* const b = s + 2;
+  const B* const chunk = buckets + (k << l);
+  const uint32_t L = 1u << l;
+  // The bucket to add, where the quad reads it.
+  const auto next = [&](uint32_t i) -> const X* {
+    if constexpr (std::is_same_v<B, X>) return chunk + i;
+    else {
+      ec::from_xyzz_by_quad(b, chunk + i);
+      __syncwarp(mask);
+      return b;
+    }
+  };
+  const X* const top = next(L - 1);
+  if (lane < 3) (&s->X)[lane] = (&top->X)[lane], (&t->X)[lane] = (&top->X)[lane];
+  __syncwarp(mask);
+  for (uint32_t i = L - 1; i-- > 0;) {
+    ec::add_to_by_quad(s, next(i));
+    __syncwarp(mask);
+    ec::add_to_by_quad(t, s);  // reads s before any lane stores t; the next bucket's turn follows it
+    __syncwarp(mask);
+  }
+  if (lane < 3) (&sums[k].X)[lane] = (&s->X)[lane], (&rest[k].X)[lane] = (&t->X)[lane];
+}
+
+// log2 of the threads a chunk: a quad for G2 over a 6-limb field (chunk_quad_kernel), else one.
+template <class X>
+constexpr int chunk_log_lanes() {
+  using F = typename X::field;
+  return ff::is_fp2<F> && F::N >= 12 ? 2 : 0;
 }
 
 // What the layered rounds run on: K = 2^log_k points per window, the chunk sums R_k with their T_k
@@ -218,9 +268,15 @@ void launch_reduce_on(const Workspace<G>& w, int device, cudaStream_t s) {
   if constexpr (std::is_same_v<X, HomOf<G>>) {
     if (in.l > 0) {
       const uint64_t chunks = uint64_t(w.W) << log_k;
-      chunk_kernel<B, X><<<unsigned((chunks + kRedBlock - 1) / kRedBlock), kRedBlock, 0, s>>>(
-          reinterpret_cast<const B*>(w.buckets), in.points, in.rest, in.l, chunks);
-      MSM_LAUNCH_CHECK("chunk_kernel");
+      const unsigned grid = unsigned(((chunks << chunk_log_lanes<X>()) + kRedBlock - 1) / kRedBlock);
+      const B* const buckets = reinterpret_cast<const B*>(w.buckets);
+      if constexpr (chunk_log_lanes<X>() == 2) {
+        chunk_quad_kernel<B, X><<<grid, kRedBlock, 0, s>>>(buckets, in.points, in.rest, in.l, chunks);
+        MSM_LAUNCH_CHECK("chunk_quad_kernel");
+      } else {
+        chunk_kernel<B, X><<<grid, kRedBlock, 0, s>>>(buckets, in.points, in.rest, in.l, chunks);
+        MSM_LAUNCH_CHECK("chunk_kernel");
+      }
     }
   } else if (in.l > 0) {
     throw EngineError("ERR_INTERNAL", "launch_reduce: a chunk level runs on homogeneous points");
