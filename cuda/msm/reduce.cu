@@ -181,9 +181,9 @@ __device__ __noinline__ void store_window_sum_outlined(const Workspace<G>& w, co
 // there are some, each task by 2^q threads (ec::quad_log_lanes: a quad but for G2's XYZZ
 // buckets). Rounds 1 … b of each phase run block-locally (reduce.cuh local_rounds: a block's
 // 2^(kRedLog − q) tasks cover whole groups of 2^b positions), the rest with grid barriers:
-// 2(log2 K − b) + 2 grid barriers in all. B̂_1 is saved, and after a chunk level position 0 set to O (reduce.cuh
-// tree_drops_first), by the thread whose first tree task writes position 0, before its block's
-// first tree round.
+// 2(log2 K − b) + 2 grid barriers in all. B̂_1 is saved, and after a chunk level position 0 set to
+// O (reduce.cuh tree_drops_first), by the thread whose first tree task writes position 0, before
+// its block's first tree round.
 template <class G, class X>
 __global__ void __launch_bounds__(kRedBlock, red_min_blocks(G::field::N, ff::is_fp2<typename G::field>))
     reduce_kernel(Workspace<G> w) {
