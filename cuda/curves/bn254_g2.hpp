@@ -28,6 +28,7 @@ struct g2 {
   using b3_mont = ff::limbs<0x3baa927cb62e0d6a, 0xd71e7c52d1b664fd, 0x03873e63d95d4664, 0x0e75b5b1082ab8f4,
                             0xaab7c6667596fe35, 0x31d21a78bb6a27ba, 0x85dd7297680401ff, 0x03c52d6adf39a7e9>;
   MSM_HD MSM_INLINE static field mul_b3(const field& t) { return t * field::from_table<b3_mont>(); }
+  static constexpr bool mul_b3_is_product = true;  // ec/quad.cuh shares RCB's two m_3b over a quad's lanes
   // The EIP-197 generator, canonical.
   using gen_x = ff::limbs<0x46debd5cd992f6ed, 0x674322d4f75edadd, 0x426a00665e5c4479, 0x1800deef121f1e76,
                           0x97e485b7aef312c2, 0xf1aa493335a9e712, 0x7260bfb731fb5d25, 0x198e9393920d483a>;

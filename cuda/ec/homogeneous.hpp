@@ -23,6 +23,12 @@ template <class G, class = void>
 inline constexpr bool has_mul_b3 = false;
 template <class G>
 inline constexpr bool has_mul_b3<G, std::void_t<decltype(&G::mul_b3)>> = true;
+// Whether that multiplication is a field product (G::mul_b3_is_product; BN254's G2, whose 3b' is a
+// general Fp2 element), not a few additions.
+template <class G, class = void>
+inline constexpr bool mul_b3_is_product = false;
+template <class G>
+inline constexpr bool mul_b3_is_product<G, std::void_t<decltype(G::mul_b3_is_product)>> = G::mul_b3_is_product;
 
 // G: the curve struct (cuda/curves), whose field the coordinates are in and whose b the formulas use.
 template <class G>
@@ -150,6 +156,11 @@ struct Homogeneous {
   MSM_HD MSM_INLINE static Tail tail(const F& x1x2, const F& t1_in, const F& z1z2, const F& y3_in) {
     const F t2 = mul_b3(z1z2);
     return Tail{F::sum_unreduced(F::sum_unreduced(x1x2, x1x2), x1x2), t1_in - t2, t1_in + t2, mul_b3(y3_in)};
+  }
+  // tail from t2 = 3b·Z1Z2 and y3_b3 = 3b·y3 taken elsewhere (ec/quad.cuh: one a lane where m_3b is
+  // a product). tail keeps its own copy of these sums so that its evaluation order stays as it was.
+  MSM_HD MSM_INLINE static Tail tail_b3(const F& x1x2, const F& t1_in, const F& t2, const F& y3_b3) {
+    return Tail{F::sum_unreduced(F::sum_unreduced(x1x2, x1x2), x1x2), t1_in - t2, t1_in + t2, y3_b3};
   }
 
   // mmadd-1998-cmo: p + q for affine p, q with x_p ≠ x_q (the caller checks): 5M + 2S.

@@ -20,6 +20,11 @@
 //   1: X1·X2,  Y1·Y2,  Z1·Z2,  (X1 + Y1)·(X2 + Y2)
 //   2: (Y1 + Z1)·(Y2 + Z2),  (X1 + Z1)·(X2 + Z2)  (lanes 2, 3 repeat lanes 0, 1)
 //   3: X3,  Y3,  Z3,  Z3 again  (Homogeneous::finish's three sums of two products)
+// Between 2 and 3 each lane takes both m_3b (3b·Z1Z2, 3b·y3), additions for G1 and BLS12-381's G2;
+// where m_3b is a product (BN254's G2: an Fp2 product by 3b' = 9/(9 + u)) even lanes take the first
+// and odd ones the second, passed round by shuffle: 4 Fp2 products a lane instead of 5, one shuffle
+// deeper. One H200, G2's reduce step (MSM_CUDA_PROFILE, two rounds): BN254 2^16 0.569 → 0.517 ms,
+// 2^18 0.672 → 0.607, 2^20 1.245 → 1.175, 2^22 1.908 → 1.839 (bench/gpu-notes.md).
 #pragma once
 
 #if defined(__CUDACC__)
@@ -40,10 +45,10 @@ inline constexpr bool is_homogeneous<Homogeneous<G>> = true;
 // XYZZ ones (heavy_kernel, the rounds without a chunk level) one thread each: add_to_by_quad's
 // lanes read only their own products' operands, so G2's RCB by quads holds fewer registers than
 // one thread's (ptxas, sm_90: reduce_kernel<G2, Homogeneous> BLS12-381 255 registers and 1,360 B
-// of spill stores → none; BN254 236 → 199), while G2's XYZZ by quads spilled more (heavy_kernel
-// BLS12-381 676 → 1,280 B). RCB by a quad with every lane holding both points and getting the
-// whole sum measured slower than one thread (ncu, H100, reduce_kernel: BLS12-381 2^16 528 → 563 µs,
-// 2^20 671 → 737; BN254 278 → 288, 361 → 365; bench/gpu-notes.md).
+// of spill stores → none; BN254 236 → 199, 196 with m_3b shared), while G2's XYZZ by quads spilled
+// more (heavy_kernel BLS12-381 676 → 1,280 B). RCB by a quad with every lane holding both points and
+// getting the whole sum measured slower than one thread (ncu, H100, reduce_kernel: BLS12-381 2^16
+// 528 → 563 µs, 2^20 671 → 737; BN254 278 → 288, 361 → 365; bench/gpu-notes.md).
 template <class X>
 constexpr int quad_log_lanes() {
   return is_homogeneous<X> || !ff::is_fp2<typename X::field> ? 2 : 0;
@@ -173,8 +178,16 @@ __device__ typename G::field add_by_quad(const Homogeneous<G>* a, const Homogene
   const F t3 = quad_shfl(m1, 3, mask) - (t0 + t1);
   const F t4 = quad_shfl(m2, 0, mask) - (t1 + t2);
   const F y3 = quad_shfl(m2, 1, mask) - (t0 + t2);
-  // Homogeneous::finish, a coordinate's sum of two products a lane
-  const typename H::Tail u = H::tail(t0, t1, t2, y3);
+  // Homogeneous::finish, a coordinate's sum of two products a lane. Where m_3b is a product (BN254's
+  // G2), even lanes take 3b·Z1Z2 and odd ones 3b·y3, and pass them round: one product a lane, not two.
+  const typename H::Tail u = [&] {
+    if constexpr (mul_b3_is_product<G>) {
+      const F m = H::mul_b3(F::select(q & 1u, y3, t2));
+      return H::tail_b3(t0, t1, quad_shfl(m, 0, mask), quad_shfl(m, 1, mask));
+    } else {
+      return H::tail(t0, t1, t2, y3);
+    }
+  }();
   const F r = F::mul_add(by_lane(q, t3, u.t1, u.z3, u.z3), by_lane(q, u.t1, u.z3, t4, t4),
                          by_lane(q, t4, u.y3, u.t0, u.t0), by_lane(q, F(-u.y3), u.t0, t3, t3));
   __syncwarp(mask);  // the quad has read *a and *b: a lane may now store over them

@@ -81,9 +81,10 @@ __global__ void __launch_bounds__(kRedBlock) chunk_kernel(const B* __restrict__ 
 // One thread a chunk held s, t and the bucket in registers, 288 of them, and spilled at the 255
 // cap (3,720 B of spill stores; the constant-time kernel 1,888 B); by quads 248 registers, none
 // spilled. One H200, the reduce step at the plan's l, one thread → a quad: 2^16 0.95 → 0.78 ms, 2^18
-// 1.56 → 1.50, 2^20 and 2^22 3.74 → 3.59. BN254's G2 lost by quads from 2^18 (2^20 1.24 → 1.43,
-// 2^22 1.91 → 2.32): the quad's lanes each take both of RCB's m_3b, full Fp2 products on its twist,
-// and its serial kernel spills less (812 B) (bench/gpu-notes.md).
+// 1.56 → 1.50, 2^20 and 2^22 3.74 → 3.59. BN254's G2 loses by quads from 2^20, its RCB additions
+// 4 Fp2 products a lane even with the m_3b shared out (ec/quad.cuh), and its serial kernel spills
+// less (812 B): 2^16 0.517 → 0.447 ms, 2^18 0.607 → 0.610, 2^20 1.175 → 1.258, 2^22 1.839 → 2.062
+// (bench/gpu-notes.md).
 template <class B, class X>
 __global__ void __launch_bounds__(kRedBlock) chunk_quad_kernel(const B* __restrict__ buckets, X* __restrict__ sums,
                                                                X* __restrict__ rest, int l, uint64_t chunks) {
@@ -111,8 +112,10 @@ __global__ void __launch_bounds__(kRedBlock) chunk_quad_kernel(const B* __restri
   for (uint32_t i = L - 1; i-- > 0;) {
     ec::add_to_by_quad(s, next(i));
     __syncwarp(mask);
-    ec::add_to_by_quad(t, s);  // reads s before any lane stores t; the next bucket's turn follows it
-    __syncwarp(mask);
+    // Reads s before any lane stores t. No barrier after it: the next turn stores into b only, whose
+    // lanes read it before the barrier inside the addition above, and the next addition stores s
+    // only after its own barrier; each lane then copies out the coordinates it stored itself.
+    ec::add_to_by_quad(t, s);
   }
   if (lane < 3) (&sums[k].X)[lane] = (&s->X)[lane], (&rest[k].X)[lane] = (&t->X)[lane];
 }
