@@ -30,7 +30,6 @@ function deepestFitting(n: number, affine: number, free: number, top: number): n
 
 function checkLayout(p: ContextPlan, n: number): void {
   const ct = p.mode === 'constant-time';
-  const run = ct ? p.homogeneousBytes : p.xyzzBytes;
   // D·n entries in all; a sort takes g windows of n, or with shared buckets all of them at once
   const perSort = p.sharedBuckets ? p.D * n : p.sortGroup * n;
   const want: Record<keyof PlanRegions, number> = {
@@ -46,11 +45,14 @@ function checkLayout(p: ContextPlan, n: number): void {
     // the stand-in for CUB's figure (test/native/plan.cpp): 4 bytes per entry of one sort, plus
     // 2^(key bits): log2 M + 1 for the bucket, and the group's bits
     sortTemp: perSort * 4 + 2 ** (Math.log2(p.M) + 1 + Math.ceil(Math.log2(p.sortGroup))),
-    buffer: p.W * p.slots * run,
+    // constant time: §5's slots homogeneous, Alg. 4's runs into them XYZZ (accumulate.cu ConstantTimeAcc)
+    buffer: p.W * p.slots * (ct ? p.homogeneousBytes : p.xyzzBytes),
+    ctRuns: ct ? p.W * p.slots * p.xyzzBytes : 0,
     bufOffset: p.W * p.T * 4,
     bufUsed: p.W * p.T * 4,
     bufIndex: p.W * p.slots * 4,
-    buckets: p.W * p.M * run,
+    buckets: p.W * p.M * p.xyzzBytes,
+    ctOuts: ct ? p.W * p.M * p.homogeneousBytes : 0,
     heavy: p.W * p.M * 16,
     heavyCount: 4,
     // the chunk level hands the rounds homogeneous points in every mode (reduce.cu)
@@ -376,15 +378,13 @@ describe.each(CURVE_NAMES)('%s: the shared set of odd digits (levels)', (curve: 
 });
 
 // Which Alg. 4 kernel a context runs (tuning.hpp acc_shared_for): the running sums in shared memory
-// from 2^20 points in the default mode, and in the constant-time and homogeneous modes for the
-// fields of 5 and 6 limbs; in registers below 2^20, for BN254's other modes, and in G2.
+// from 2^20 points in every mode of G1; in registers below 2^20 and in G2.
 describe('the running sums of Alg. 4', () => {
   const shared = (curve: CurveName, n: number, options: Parameters<ReturnType<typeof T>['planContext']>[2] = {}) =>
     T().planContext(curve, n, options, 80 * GB, RESIDENT).sharedSum;
-  test.each(CURVE_NAMES)('%s G1: shared memory from 2^20 points in the default and homogeneous modes', (curve) => {
+  test.each(CURVE_NAMES)('%s G1: shared memory from 2^20 points in every mode', (curve) => {
     expect([2 ** 16, 2 ** 20 - 1, 2 ** 20, 2 ** 24].map((n) => shared(curve, n))).toEqual([false, false, true, true]);
-    const wide = curve !== 'bn254'; // BN254's 4 limbs keep the constant-time mode's sums in registers
-    expect([2 ** 16, 2 ** 20, 2 ** 24].map((n) => shared(curve, n, { accumulation: 'constant-time' }))).toEqual([false, wide, wide]);
+    expect([2 ** 16, 2 ** 20, 2 ** 24].map((n) => shared(curve, n, { accumulation: 'constant-time' }))).toEqual([false, true, true]);
     expect([2 ** 16, 2 ** 20, 2 ** 24].map((n) => shared(curve, n, { accumulation: 'homogeneous' }))).toEqual([false, true, true]);
   });
   test.each(['bn254', 'bls12-381'] as const)('%s G2: registers in every mode', (curve) => {

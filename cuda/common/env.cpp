@@ -33,6 +33,7 @@ const Environment& environment() {
     e.cuda_profile = std::getenv("MSM_CUDA_PROFILE") != nullptr;
     e.cuda_profile_host = is("MSM_CUDA_PROFILE", "host");
     e.cuda_upload_pageable = is("MSM_CUDA_UPLOAD", "pageable");
+    e.cuda_blind_base0 = is("MSM_CUDA_BLIND", "base0");
     return e;
   }();
   return env;

@@ -35,6 +35,9 @@ struct Environment {
   // MSM_CUDA_UPLOAD=pageable: scalars go to the device straight from the caller's memory rather
   // than through pinned staging (for comparison).
   bool cuda_upload_pageable = false;
+  // MSM_CUDA_BLIND=base0: the constant-time mode's blinding point is the context's first base
+  // (cuda/msm/engine.cu), so that tests reach the accumulation's exceptional additions.
+  bool cuda_blind_base0 = false;
 };
 
 const Environment& environment();

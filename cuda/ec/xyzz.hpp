@@ -119,6 +119,34 @@ struct XYZZ {
     if constexpr (kShortLived) s.set_coord(kY, R * T - s.coord(kY));
     else s.set_coord(kY, F::mul_add(R, T, s.coord(kY), -PPP));
   }
+  // madd-2008-s in place on s as madd_into, for the constant-time accumulation (§5), whose running
+  // sum starts from a secret random point R (cuda/msm/accumulate.cu ConstantTimeAcc): the same
+  // instructions whatever q and keep are, the result dropped coordinate by coordinate when keep (a
+  // zero digit, or q = O). While s is R plus points the caller chose, s = O or s = ±q (where
+  // madd-2008-s's P = 0 and the formula fails) means R = ±q − (the partial sum): a chance of about
+  // 2/r an addition, R being unknown to whoever chose the points. If it happens anyway
+  // (exceptional), nothing is written and true is returned: the caller adds by a complete formula.
+  // When keep, X's slot holds X1 (not Q) and Y's (G2) Y1 throughout, so X3 and Y3 are formed from
+  // garbage and each select then keeps the old coordinate.
+  template <class S>
+  MSM_HD static bool madd_blinded_into(S& s, const Affine<F>& q, bool keep) {
+    const F ZZ1 = s.coord(kZZ);
+    const F P = q.x * ZZ1 - s.coord(kX);
+    const F R = q.y * s.coord(kZZZ) - s.coord(kY);
+    if (!keep && (ZZ1.is_zero() | P.is_zero())) return true;
+    const F PP = P.sqr();
+    const F PPP = P * PP;
+    s.set_coord(kZZ, F::select(keep, s.coord(kZZ), s.coord(kZZ) * PP));
+    s.set_coord(kX, F::select(keep, s.coord(kX), s.coord(kX) * PP));  // Q
+    s.set_coord(kZZZ, F::select(keep, s.coord(kZZZ), s.coord(kZZZ) * PPP));
+    if constexpr (kShortLived) s.set_coord(kY, F::select(keep, s.coord(kY), s.coord(kY) * PPP));  // W
+    const F X3 = R.sqr() - PPP - s.coord(kX).dbl();
+    const F T = s.coord(kX) - X3;
+    s.set_coord(kX, F::select(keep, s.coord(kX), X3));
+    if constexpr (kShortLived) s.set_coord(kY, F::select(keep, s.coord(kY), R * T - s.coord(kY)));
+    else s.set_coord(kY, F::select(keep, s.coord(kY), F::mul_add(R, T, s.coord(kY), -PPP)));
+    return false;
+  }
   MSM_HD XYZZ add(const Affine<F>& q) const {
     XYZZ r = *this;
     madd_into(r, q);

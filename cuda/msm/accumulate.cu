@@ -11,8 +11,8 @@
 // (8M + 2S). One accumulator per mode of options.hpp's Accumulation: XyzzAcc (the above, its
 // running sum in shared memory as in the paper's Alg. 4 from 2^20 points, in registers below that
 // and for G2: SharedSum, RegisterSum), HomogeneousAcc (§3.2's double-point additions in homogeneous
-// coordinates) and ConstantTimeAcc (§5's complete additions). Block size and register budgets:
-// tuning.hpp.
+// coordinates) and ConstantTimeAcc (§5: madd-2008-s branch-free from a secret blinding point, its
+// runs summed by §5's complete additions). Block size and register budgets: tuning.hpp.
 #include <algorithm>
 #include <type_traits>
 
@@ -265,32 +265,65 @@ struct HomogeneousAcc {
   }
 };
 
+// The complete mixed addition (RCB Alg. 8, 11M + 2m_3b) for ConstantTimeAcc's exceptional case,
+// out of line: s = O or s = ±q, which madd_blinded_into leaves to it.
+template <class G, class X, class A>
+__device__ __noinline__ X add_exceptional(const X& s, const A& q) {
+  HomOf<G> h = HomOf<G>::from_xyzz(s);
+  HomOf<G>::add_into(h, q, false);
+  return h.to_xyzz();
+}
+
 // §5 accumulation: τ = c − 1 (the engine enforces it), so every entry is one table read, a
-// branch-free negation and one complete mixed addition (RCB Alg. 8, 11M) whose result is kept or
-// dropped by select; the runs stay homogeneous, those a thread holds whole stored to their buckets,
-// its first and last to the §5 buffer (accumulate_thread_ct).
+// branch-free negation and one mixed addition whose result is kept or dropped by select; the runs
+// a thread holds whole go to their buckets, its first and last to the §5 slots (accumulate_thread_ct).
+//
+// The addition is the default mode's madd-2008-s (8M + 2S) on an XYZZ sum, made branch-free
+// (ec/xyzz.hpp madd_blinded_into), not RCB Alg. 8 (11M + 2m_3b on a homogeneous sum, whose chains
+// left the kernel waiting with too few warps: ncu, bench/gpu-notes.md). madd-2008-s is incomplete,
+// so every run starts from the context's blinding point R = k·G, k secret and random (ec/
+// blinding.hpp), or from its bucket's earlier sum, which holds R already: a running sum is then R +
+// (points the caller chose), and meets s = O or s = ±q only where R = ±q − (a partial sum), a chance
+// of about 2/r an addition whoever chose the points and scalars. Should it happen, madd_blinded_into
+// says so before writing and add_exceptional adds by RCB Alg. 8 on a branch, so the result is exact
+// either way. A run's start and end only move memory: a thread reaches its few run ends at steps
+// of its own, so whatever a run end computes, the warp runs lane by lane (converting there, the
+// kernel took 1.5–1.7× this one's time: bench/gpu-notes.md). So runs are stored as XYZZ, head pieces
+// (a run that goes on from the thread before) start from R too, and what R asks for is done in bulk
+// where every thread of a launch does the same (ct_aggregate.cu): R off the head slots before §5,
+// and off every bucket before §3.4. Buckets no run has written hold the unwritten mark
+// (ct_unwritten), so a later piece's run starts from R there and from the bucket's sum, even O,
+// elsewhere.
 template <class G, class Sum>
 struct ConstantTimeAcc {
   using A = AffineOf<G>;
-  using H = ec::HomogeneousOf<G>;
+  using X = XyzzOf<G>;
   using F = typename G::field;
   const A* __restrict__ table;
   uint32_t n;
   int shift;  // Workspace::value_shift()
-  H* __restrict__ buffer;
-  H* __restrict__ buckets;  // the window's, bucket b at b − 1
+  X* __restrict__ runs;     // the window's §5 slots (Workspace::ct_runs)
+  X* __restrict__ buckets;  // the window's, bucket b at b − 1
   bool later;               // the buckets hold an earlier piece's sums: runs start from them
-  Sum s;  // RegisterSum<H>, or SharedSum<H>: the old sum is read again for the select, not held
+  A blind;                  // R
+  Sum s;                    // RegisterSum<X>, or SharedSum<X>
 
   __device__ __forceinline__ void begin(uint32_t b, bool head) {
-    s.set(head || b == 0 || !later ? H::infinity() : buckets[b - 1]);
+    if (head || b == 0 || !later) {
+      s.set(X{blind.x, blind.y, F::one(), F::one()});
+    } else {
+      const X B = buckets[b - 1];
+      const bool fresh = ct_unwritten(B);
+      s.set(X{F::select(fresh, blind.x, B.X), F::select(fresh, blind.y, B.Y), F::select(fresh, F::one(), B.ZZ),
+              F::select(fresh, F::one(), B.ZZZ)});
+    }
   }
   __device__ __forceinline__ void add(uint32_t v, bool skip) {
     A p = table[size_t(value_exp(v, shift)) * n + value_point(v, shift)];
     p.y = F::select(value_sign(v) != 0, -p.y, p.y);
-    H::add_into(s, p, skip);
+    if (X::madd_blinded_into(s, p, skip | p.is_inf())) s.set(add_exceptional<G>(s.get(), p));
   }
-  __device__ __forceinline__ void store(uint32_t slot) { buffer[slot] = s.get(); }
+  __device__ __forceinline__ void store(uint32_t slot) { runs[slot] = s.get(); }
   __device__ __forceinline__ void bucket(uint32_t b) { buckets[b - 1] = s.get(); }
 };
 
@@ -305,10 +338,16 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B, Mode
   extern __shared__ uint64_t acc_shared[];  // Budget::shared: kAccBlock sums (accumulate_smem)
   if constexpr (Mode == Accumulation::constant_time) {
     const Span sp = thread_span(0, count, w.T, tid);
-    using H = ec::HomogeneousOf<G>;
-    using Sum = std::conditional_t<B == Budget::shared, SharedSum<H>, RegisterSum<H>>;
-    ConstantTimeAcc<G, Sum> acc{w.table, w.n, w.value_shift(), w.ct_buffer() + size_t(j) * w.ct_padded(),
-                                w.ct_buckets() + size_t(j) * w.M(), w.later, {}};
+    using X = XyzzOf<G>;
+    using Sum = std::conditional_t<B == Budget::shared, SharedSum<X>, RegisterSum<X>>;
+    ConstantTimeAcc<G, Sum> acc{w.table,
+                                w.n,
+                                w.value_shift(),
+                                w.ct_runs + size_t(j) * w.ct_padded(),
+                                w.buckets + size_t(j) * w.M(),
+                                w.later,
+                                w.blind,
+                                {}};
     if constexpr (B == Budget::shared) acc.s.base = acc_shared + threadIdx.x;
     accumulate_thread_ct(tid, sp, keys, w.vals + base, w.buf_index + size_t(j) * w.ct_padded(), acc);
   } else if constexpr (Mode == Accumulation::homogeneous) {
@@ -339,9 +378,8 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B, Mode
   }
 }
 
-// The kernel a mode launches: G1's default and homogeneous modes (and its constant-time one for the
-// 5- and 6-limb fields) keep their sums in shared memory where acc_shared_for says (`shared`);
-// otherwise, and in every mode of G2, in registers at one budget each (tuning.hpp).
+// The kernel a mode launches: G1's modes keep their sums in shared memory where acc_shared_for says
+// (`shared`); otherwise, and in every mode of G2, in registers at one budget each (tuning.hpp).
 template <class G, Accumulation Mode>
 auto accumulate_entry(bool shared) {
   constexpr int limbs = G::field::N;
@@ -356,14 +394,9 @@ auto accumulate_entry(bool shared) {
 template <class G>
 size_t accumulate_smem(bool shared, Accumulation mode) {
   if (!shared) return 0;
-  switch (mode) {
-    case Accumulation::xyzz:
-      return size_t(kAccBlock) * sizeof(XyzzOf<G>);
-    case Accumulation::homogeneous:  // the sum and the waiting point
-      return size_t(kAccBlock) * (sizeof(HomOf<G>) + sizeof(AffineOf<G>));
-    default:
-      return size_t(kAccBlock) * sizeof(HomOf<G>);
-  }
+  if (mode == Accumulation::homogeneous)  // the sum and the waiting point
+    return size_t(kAccBlock) * (sizeof(HomOf<G>) + sizeof(AffineOf<G>));
+  return size_t(kAccBlock) * sizeof(XyzzOf<G>);  // an XYZZ sum (the default and constant-time modes)
 }
 
 template <class G, Accumulation Mode>

@@ -165,11 +165,11 @@ MSM_HD MSM_INLINE void accumulate_thread_direct(uint32_t tid, Span sp, const Key
 // buckets, 2^18 padded slots against 2^22. With a single run the tail slot keeps O but takes the
 // run's bucket, so that slots read in order never put an index-0 slot between two equal buckets;
 // the keys are sorted, so the slots' buckets are too, and a bucket's pieces lie in consecutive
-// slots. Acc: begin(b, head) starts a run's sum as accumulate_thread_direct's does (O for a head
-// piece or the zero digits, else the bucket's value so far: in a later piece of a call the earlier
-// pieces' sum, which §5's one OUT per bucket or the direct store then carries on, so nothing
-// merges), add(value, skip) always runs its formula and keeps the old sum when skip, store(slot),
-// bucket(b). The run ends are the one data-dependent step: a store per run and the next run's
+// slots. Acc: begin(b, head) starts a run's sum (accumulate.cu ConstantTimeAcc: from its blinding
+// point for a head piece or the zero digits, else from the bucket's value so far: in a later piece
+// of a call the earlier pieces' sum, which §5's one output per bucket or the direct store then
+// carries on), add(value, skip) always runs its formula and keeps the old sum when skip,
+// store(slot), bucket(b). The run ends are the one data-dependent step: a store per run and the next run's
 // start, at most M/T + 2 per thread (the paper's Alg. 4 stores alike).
 template <class Acc, class Keys>
 MSM_HD MSM_INLINE void accumulate_thread_ct(uint32_t tid, Span sp, const Keys& keys, const uint32_t* values,

@@ -200,12 +200,13 @@ __global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_
   }
 }
 
-// O in every bucket (the constant-time mode's homogeneous ones, else XYZZ): Alg. 4 and the
-// aggregation write only the buckets that have entries.
+// O in every bucket (the constant-time mode: the unwritten mark, stages.cuh ct_unwritten, so that a
+// later piece's run starts from R there and ct_finish gives O): Alg. 4 and the aggregation write
+// only the buckets that have entries.
 template <class G>
 void launch_clear_buckets(const Workspace<G>& w, cudaStream_t s) {
   const size_t count = size_t(w.W) * w.M();
-  if (w.mode == Accumulation::constant_time) launch_fill_infinity(w.ct_buckets(), count, s);
+  if (w.mode == Accumulation::constant_time) MSM_CUDA_CHECK(cudaMemsetAsync(w.buckets, 0xFF, count * sizeof(XyzzOf<G>), s));
   else launch_fill_infinity(w.buckets, count, s);
 }
 

@@ -1,10 +1,17 @@
 // Constant-time aggregation kernels, Chen et al. §5 as a tree of one addition per level (index logic
-// in ct_aggregate.cuh): launch_ct_prepare sets every window's padded buffer to O (index 0) before
-// Alg. 4 (the buckets are set to O by launch_clear_buckets, aggregate.cu); then the levels, several
-// per launch (ct_launch_last), over the blocks that hold Alg. 4's slots (ct_launch_blocks), each
-// pair of nodes run by ct_pair (one complete addition, RCB Alg. 7, by a quad of lanes for G1, then
-// three selects and two OUTs), all windows at once, the last launch ending with ct_root per window.
-// The launches and their thread counts depend only on n, c and the device, never on the scalars.
+// in ct_aggregate.cuh), and the bulk passes of the blinding point R (accumulate.cu ConstantTimeAcc:
+// every run of Alg. 4 starts from R or from a bucket that holds it). launch_ct_prepare, before
+// Alg. 4: O (index 0) in every window's padded slots of XYZZ runs, §5's outputs marked not taken.
+// launch_ct_aggregate, after it: ct_open takes R off the head runs (a run that goes on from the
+// thread before, whose R its bucket's earlier piece carries) and writes the slots homogeneous into
+// the §5 buffer; then the levels, several per launch (ct_launch_last), over the blocks that hold
+// Alg. 4's slots (ct_launch_blocks), each pair of nodes run by ct_pair (one complete addition, RCB
+// Alg. 7, by a quad of lanes for G1, then three selects and two OUTs into ct_outs), all windows at
+// once, the last launch ending with ct_root per window; then ct_merge puts the outputs taken into
+// their XYZZ buckets (3M + 1S each, by select), so that each bucket holds R once. After a call's
+// last piece launch_ct_finish takes R off every bucket (RCB Alg. 8) into ct_outs, homogeneous, for
+// §3.4. Every thread of these launches runs the same instructions; the launches and their thread
+// counts depend only on n, c and the device, never on the scalars.
 #include <algorithm>
 
 #include "../ec/quad.cuh"
@@ -16,7 +23,7 @@ namespace msm::gpu {
 
 template <class G>
 __device__ __forceinline__ auto window_buckets(const Workspace<G>& w, uint32_t j) {
-  HomOf<G>* B = w.ct_buckets() + size_t(j) * w.M();
+  HomOf<G>* B = w.ct_outs + size_t(j) * w.M();
   return [B](uint32_t v) { return B + (v - 1); };  // bucket v ≥ 1 at v − 1
 }
 
@@ -77,16 +84,87 @@ __global__ void __launch_bounds__(ct_block_threads<G>()) ct_rounds_kernel(Worksp
   if (d1 == P / 2 && threadIdx.x == 0) ct_root(buf, index, P / 2, window_buckets(w, j));
 }
 
+// −R, for RCB Alg. 8 (complete for every p and the affine −R ≠ O).
+template <class G>
+__device__ __forceinline__ AffineOf<G> minus_blind(const Workspace<G>& w) {
+  return AffineOf<G>{w.blind.x, -w.blind.y};
+}
+
+// Slot s of window j's §5 buffer from Alg. 4's XYZZ run there (3M), less R (11M + 2m_3b, kept by
+// select) where it is a head piece: slot 2·tid of a thread whose span starts inside its first key's
+// run (accumulate_thread_ct's `head`, read from the keys).
+template <class G>
+__global__ void __launch_bounds__(kCtBlock) ct_open_kernel(Workspace<G> w) {
+  const uint32_t P = w.ct_padded(), count = w.entries();
+  const size_t all = size_t(w.W) * P;
+  const AffineOf<G> minus_r = minus_blind(w);
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < all; i += size_t(gridDim.x) * blockDim.x) {
+    const uint32_t j = uint32_t(i / P), slot = uint32_t(i % P), tid = slot >> 1;
+    const WindowKeys keys{w.keys + size_t(j) * count, bucket_mask(w.log_m())};
+    const Span sp = thread_span(0, count, w.T, tid < w.T ? tid : 0);
+    const bool head = (slot & 1u) == 0 && tid < w.T && sp.s < sp.e && sp.s > 0 && keys[sp.s - 1] == keys[sp.s];
+    HomOf<G> h = HomOf<G>::from_xyzz(w.ct_runs[i]);
+    HomOf<G>::add_into(h, minus_r, !head);
+    w.ct_buffer()[i] = h;
+  }
+}
+
+// Each §5 output taken (not marked) into its bucket as XYZZ (Homogeneous::to_xyzz, 3M + 1S), the
+// bucket kept by select elsewhere.
+template <class G>
+__global__ void __launch_bounds__(kCtBlock) ct_merge_kernel(Workspace<G> w) {
+  using F = typename G::field;
+  const size_t all = size_t(w.W) * w.M();
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < all; i += size_t(gridDim.x) * blockDim.x) {
+    const HomOf<G> o = w.ct_outs[i];
+    const bool taken = !ct_unwritten(o);
+    const XyzzOf<G> x = HomOf<G>::select(taken, o, HomOf<G>::infinity()).to_xyzz();
+    const XyzzOf<G> b = w.buckets[i];
+    w.buckets[i] = XyzzOf<G>{F::select(taken, x.X, b.X), F::select(taken, x.Y, b.Y), F::select(taken, x.ZZ, b.ZZ),
+                             F::select(taken, x.ZZZ, b.ZZZ)};
+  }
+}
+
+// Every bucket less R into ct_outs, homogeneous (3M, then RCB Alg. 8); O where no run wrote it.
+template <class G>
+__global__ void __launch_bounds__(kCtBlock) ct_finish_kernel(Workspace<G> w) {
+  using F = typename G::field;
+  const size_t all = size_t(w.W) * w.M();
+  const AffineOf<G> minus_r = minus_blind(w);
+  const XyzzOf<G> o = XyzzOf<G>::infinity();
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < all; i += size_t(gridDim.x) * blockDim.x) {
+    const XyzzOf<G> b = w.buckets[i];
+    const bool fresh = ct_unwritten(b);
+    HomOf<G> h = HomOf<G>::from_xyzz(XyzzOf<G>{F::select(fresh, o.X, b.X), F::select(fresh, o.Y, b.Y),
+                                               F::select(fresh, o.ZZ, b.ZZ), F::select(fresh, o.ZZZ, b.ZZZ)});
+    HomOf<G>::add_into(h, minus_r, fresh);
+    w.ct_outs[i] = h;
+  }
+}
+
+// A bulk pass over `count` items, one thread each (a grid of at most the resident blocks' worth
+// would loop; these are one wave or a few at every size).
+template <class G>
+void launch_ct_pass(void (*kernel)(Workspace<G>), const Workspace<G>& w, size_t count, const char* name,
+                    cudaStream_t s) {
+  if (count == 0) return;
+  const size_t blocks = std::min<size_t>((count + kCtBlock - 1) / kCtBlock, size_t(1) << 20);
+  kernel<<<unsigned(blocks), kCtBlock, 0, s>>>(w);
+  MSM_LAUNCH_CHECK(name);
+}
+
 template <class G>
 void launch_ct_prepare(const Workspace<G>& w, cudaStream_t s) {
   const size_t slots = size_t(w.W) * w.ct_padded();
-  launch_fill_infinity(w.ct_buffer(), slots, s);
+  launch_fill_infinity(w.ct_runs, slots, s);
   MSM_CUDA_CHECK(cudaMemsetAsync(w.buf_index, 0, slots * sizeof(uint32_t), s));
+  MSM_CUDA_CHECK(cudaMemsetAsync(w.ct_outs, 0xFF, size_t(w.W) * w.M() * sizeof(HomOf<G>), s));
 }
 
 template <class G>
 void launch_ct_aggregate(const Workspace<G>& w, int device, cudaStream_t s) {
   const uint32_t P = w.ct_padded();
+  launch_ct_pass(ct_open_kernel<G>, w, size_t(w.W) * P, "ct_open_kernel", s);
   const uint32_t resident =
       std::max(1u, resident_grid(ct_rounds_kernel<G>, ct_block_threads<G>(), device) / unsigned(w.W));
   for (uint32_t d0 = 1; d0 <= P / 2;) {
@@ -96,11 +174,18 @@ void launch_ct_aggregate(const Workspace<G>& w, int device, cudaStream_t s) {
     MSM_LAUNCH_CHECK("ct_rounds_kernel");
     d0 = 2 * d1;
   }
+  launch_ct_pass(ct_merge_kernel<G>, w, size_t(w.W) * w.M(), "ct_merge_kernel", s);
+}
+
+template <class G>
+void launch_ct_finish(const Workspace<G>& w, cudaStream_t s) {
+  launch_ct_pass(ct_finish_kernel<G>, w, size_t(w.W) * w.M(), "ct_finish_kernel", s);
 }
 
 #define MSM_INSTANTIATE(G)                                                  \
   template void launch_ct_prepare<G>(const Workspace<G>&, cudaStream_t); \
-  template void launch_ct_aggregate<G>(const Workspace<G>&, int, cudaStream_t);
+  template void launch_ct_aggregate<G>(const Workspace<G>&, int, cudaStream_t); \
+  template void launch_ct_finish<G>(const Workspace<G>&, cudaStream_t);
 MSM_FOR_EACH_STAGE_CURVE(MSM_INSTANTIATE)
 #undef MSM_INSTANTIATE
 

@@ -21,11 +21,13 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "../common/parallel.hpp"
+#include "../ec/blinding.hpp"
 #include "combine.hpp"
 #include "curve_sizes.hpp"
 #include "device.cuh"
@@ -158,6 +160,7 @@ class CudaEngine final : public Engine {
 
     memory_.allocate(plan_.total);
     w_ = Workspace<G>::bind(plan_, memory_.get());
+    w_.blind = blinding_point(pts);
     for (int b = 0; b < 2; ++b) {
       staged_[b] = std::make_unique<Event>();
       consumed_[b] = std::make_unique<Event>();
@@ -552,7 +555,14 @@ class CudaEngine final : public Engine {
   void run(const uint32_t* d_scalars, cudaEvent_t consumed, uint32_t from) {
     cudaStream_t s = stream_->s;
     run_piece(d_scalars, from, plan_.n - from, from > 0, consumed);
-    launch_reduce<G>(w_, device_, s);
+    if (w_.mode == Accumulation::constant_time) {  // R off the XYZZ buckets, into ct_outs for §3.4
+      launch_ct_finish<G>(w_, s);
+      Workspace<G> r = w_;
+      r.buckets = reinterpret_cast<X*>(w_.ct_outs);
+      launch_reduce<G>(r, device_, s);
+    } else {
+      launch_reduce<G>(w_, device_, s);
+    }
     prof_.mark("reduce", s);
   }
 
@@ -583,6 +593,18 @@ class CudaEngine final : public Engine {
     if (ct) launch_ct_aggregate<G>(w, device_, s);
     else launch_aggregate<G>(w, device_, s);
     prof_.mark("aggregate", s);
+  }
+
+  // The constant-time mode's blinding point (ec/blinding.hpp) from 256 bits of std::random_device;
+  // MSM_CUDA_BLIND=base0 takes the first base instead (not O), so that tests reach the accumulation's
+  // exceptional additions (accumulate.cu ConstantTimeAcc) on purpose.
+  static A blinding_point(const AffineBuffer& pts) {
+    const A* bases = reinterpret_cast<const A*>(pts.limbs.data());
+    if (environment().cuda_blind_base0 && pts.n > 0 && !bases[0].is_inf()) return bases[0];
+    std::random_device rd;
+    uint64_t k[4];
+    for (uint64_t& word : k) word = (uint64_t(rd()) << 32) | rd();
+    return ec::blinding_point<G>(k);
   }
 
   CurveId id_;

@@ -407,7 +407,6 @@ Plan make_plan(const PlanInput& in) {
   if (in.n == 0) return p;
 
   const size_t n = p.n, D = size_t(p.D), W = size_t(p.W), M = p.M, T = p.T, S = p.slots;
-  const size_t run = ct ? cv.homogeneous : cv.xyzz;  // a run or bucket sum
   Layout l;
   p.table = l.take(size_t(tau + 1) * n * cv.affine);
   p.recode_table = l.take(p.shared_buckets ? 0 : size_t(table_size(c)) * 4);
@@ -419,11 +418,13 @@ Plan make_plan(const PlanInput& in) {
   const size_t per_sort = p.shared_buckets ? D * n : size_t(p.sort_group) * n;
   const size_t cub_temp = in.sort_temp_bytes ? in.sort_temp_bytes(uint32_t(per_sort), sort_key_bits(log_m, p.sort_group)) : 0;
   p.sort_temp = l.take(std::max(cub_temp, partition_count_bytes(partition_bits(key_bits(log_m), p.D, p.shared_buckets))));
-  p.buffer = l.take(W * S * run);
+  p.buffer = l.take(W * S * (ct ? cv.homogeneous : cv.xyzz));
+  p.ct_runs = l.take(ct ? W * S * cv.xyzz : 0);
   p.buf_offset = l.take(W * T * 4);
   p.buf_used = l.take(W * T * 4);
   p.buf_index = l.take(W * S * 4);
-  p.buckets = l.take(W * M * run);
+  p.buckets = l.take(W * M * cv.xyzz);
+  p.ct_outs = l.take(ct ? W * M * cv.homogeneous : 0);
   p.heavy = l.take(W * M * 16);
   p.heavy_count = l.take(4);
   const size_t chunks = p.chunk_log > 0 ? W * (M >> p.chunk_log) : 0;

@@ -17,7 +17,7 @@ namespace msm::gpu {
 struct CurveSizes {
   size_t affine = 0;       // bytes of an affine point (the table's entries)
   size_t xyzz = 0;         // bytes of an XYZZ point (runs, buckets, window sums)
-  size_t homogeneous = 0;  // bytes of a homogeneous point (the constant-time mode's runs and buckets)
+  size_t homogeneous = 0;  // bytes of a homogeneous point (the constant-time mode's §5 and reduction)
   uint32_t rm1[kScalarWords] = {};  // r − 1, little-endian words: the largest scalar, for W
   int scalar_bits = 0;     // bit length of r
 };
@@ -85,10 +85,12 @@ struct Plan {
   Region scalars[2];    // [n × 32 B] each: the scalars of the MSM running and of the next upload
   Region keys_in, vals_in, keys, vals;  // [D·n] u32 each: bucket and point|EXP|SIGN, before / after the sort
   Region sort_temp;     // CUB's temporary storage for one sort (g windows; shared buckets: all D·n entries)
-  Region buffer;        // [W·slots] XYZZ (constant time: homogeneous) Alg. 4 runs
+  Region buffer;        // [W·slots] XYZZ Alg. 4 runs (constant time: §5's, homogeneous)
+  Region ct_runs;       // constant time: [W·slots] XYZZ, Alg. 4's head and tail runs (else empty)
   Region buf_offset, buf_used;  // [W·T] u32 (Alg. 4 buffer_offset, buffer_used)
   Region buf_index;     // [W·slots] u32 (Alg. 4 buffer_index)
-  Region buckets;       // [W·M] XYZZ (constant time: homogeneous)
+  Region buckets;       // [W·M] XYZZ
+  Region ct_outs;       // constant time: [W·M] homogeneous, §5's bucket sums and the buckets §3.4 reads (else empty)
   Region heavy;         // [W·M] uint4: buckets left to the block-wide Alg. 5 path
   Region heavy_count;   // u32
   Region chunk_sums, chunk_rest;  // [W·M/2^l] each (l > 0): the chunk level's R_k and T_k, homogeneous

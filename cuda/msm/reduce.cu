@@ -11,8 +11,8 @@
 // G2's: chunk_kernel), and the rounds and window_sum run them by a quad of lanes (ec/quad.cuh: 3
 // dependent steps against add-2008-s's 4; G2's too since they are homogeneous: its reduce step, one
 // thread → a quad, BN254 2^16 0.852 → 0.568 ms, 2^20 1.503 → 1.244, BLS12-381 2^16 1.533 → 0.947,
-// 2^20 4.288 → 3.740), as the constant-time mode, whose buckets are homogeneous, runs them all (and
-// there no step branches on O or equal operands). On one H200 (MSM_CUDA_PROFILE,
+// 2^20 4.288 → 3.740), as the constant-time mode, whose buckets ct_finish hands it homogeneous,
+// runs them all (and there no step branches on O or equal operands). On one H200 (MSM_CUDA_PROFILE,
 // bench/gpu-notes.md), the reduce step with XYZZ rounds → homogeneous rounds: BLS12-381 2^20 0.889
 // → 0.784 ms, 2^22 1.182 → 1.069; BN254 2^22 0.548 → 0.542; then G1's XYZZ chunk sums → homogeneous
 // ones (chunk_kernel BN254 144 registers against 204, BLS12-381 208 without spill against 255

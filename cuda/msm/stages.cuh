@@ -43,6 +43,23 @@ using XyzzOf = ec::XYZZ<typename G::field>;
 template <class G>
 using HomOf = ec::HomogeneousOf<G>;
 
+// The constant-time mode's mark of a bucket no run has written (launch_clear_buckets: every byte
+// 0xFF) or of a §5 output not taken (launch_ct_prepare): a Z or ZZ whose top word is all ones, which
+// no field element below 2^(64N) − 2^(64(N−1)) can have (every curve's p, and the coordinates the
+// products reduce to [0, p)). A select, not a branch, decides what follows from it.
+template <class F>
+MSM_HD MSM_INLINE bool ct_marked(const F& z) {
+  return reinterpret_cast<const uint64_t*>(&z)[sizeof(F) / 8 - 1] == ~uint64_t(0);
+}
+template <class F>
+MSM_HD MSM_INLINE bool ct_unwritten(const ec::XYZZ<F>& b) {
+  return ct_marked(b.ZZ);
+}
+template <class G>
+MSM_HD MSM_INLINE bool ct_unwritten(const ec::Homogeneous<G>& b) {
+  return ct_marked(b.Z);
+}
+
 // The kernels' view of one context (passed by value to every launch): the plan's sizes and the
 // device pointers of its buffers, all inside the one allocation that plan.hpp lays out.
 template <class G>
@@ -69,6 +86,9 @@ struct Workspace {
   int chunk_log = 0;  // l of the reduction's chunk level (reduce.cuh)
   uint32_t heavy_pieces = 0;  // Plan::heavy_pieces
   int sort_group = 1;  // g: windows per radix sort (sort.cu)
+  // constant_time: the context's blinding point R (ec/blinding.hpp): every run of Alg. 4 starts from
+  // R or from a bucket that holds it (accumulate.cu ConstantTimeAcc).
+  A blind{};
   const A* table = nullptr;                // [(τ+1)·n]: table[h·n + i] = 2^h·P_i (plain shared buckets: 2^(hc)·P_i)
   const uint32_t* recode_table = nullptr;  // [2^c + 1]: k̂ (the packed ODD|EXP|SIGN digit of Fig. 3) per t
   uint32_t* keys_in = nullptr;   // [D·count] sort_key: bucket of each digit (0 = zero digit), window's place in its group
@@ -78,11 +98,13 @@ struct Workspace {
   uint32_t* vals = nullptr;      // [W·entries()]
   void* sort_temp = nullptr;
   size_t sort_temp_bytes = 0;
-  X* buffer = nullptr;             // [W·slots()] Alg. 4 buffers (constant_time: [W·P] of HomOf<G>, P = ct_padded())
+  X* buffer = nullptr;             // [W·slots()] Alg. 4 buffers (constant_time: §5's [W·P] of HomOf<G>, P = ct_padded())
+  X* ct_runs = nullptr;            // constant_time: [W·P] Alg. 4's head and tail runs (accumulate_thread_ct's slots)
   uint32_t* buf_offset = nullptr;  // [W·T] Alg. 4 buffer_offset (default mode: each thread's first key, `lead`)
   uint32_t* buf_index = nullptr;   // [W·slots()] Alg. 4 buffer_index (constant_time: [W·P])
   uint32_t* buf_used = nullptr;    // [W·T] Alg. 4 buffer_used (default mode: the split bucket each starts)
-  X* buckets = nullptr;            // [W·M] (constant_time: of HomOf<G>); a later piece adds onto them
+  X* buckets = nullptr;            // [W·M]; a later piece adds onto them
+  HomOf<G>* ct_outs = nullptr;     // constant_time: [W·M] §5's bucket sums, then the buckets as §3.4 reads them
   uint4* heavy = nullptr;          // [W·M] buckets left to the block-wide path: {j·M + p, t0, t1, 0}
   uint32_t* heavy_count = nullptr;
   X* chunk_sums = nullptr;         // [W·M/2^l] R_k of the chunk level (l > 0), of HomOf<G> (reduce.cu)
@@ -100,11 +122,10 @@ struct Workspace {
   MSM_HD uint32_t slots() const { return buffer_slots(T, log_m()); }
   // The first key bit the radix sort takes: the bits below it are the recode's (partition_bits).
   MSM_HD int sort_first_bit() const { return partition_bits(key_bits(log_m()), D, shared_buckets); }
-  // constant_time: P, the window's buffer padded to a power of two (ct_aggregate.cuh), and the views
-  // of the buffer and bucket memory as homogeneous points.
+  // constant_time: P, the window's buffer padded to a power of two (ct_aggregate.cuh), and the view
+  // of the buffer as homogeneous points.
   MSM_HD uint32_t ct_padded() const { return ct_window_slots(T); }
   MSM_HD HomOf<G>* ct_buffer() const { return reinterpret_cast<HomOf<G>*>(buffer); }
-  MSM_HD HomOf<G>* ct_buckets() const { return reinterpret_cast<HomOf<G>*>(buckets); }
 
   // The workspace of a plan whose allocation starts at base.
   static Workspace bind(const Plan& p, unsigned char* base) {
@@ -125,6 +146,8 @@ struct Workspace {
     w.buf_index = static_cast<uint32_t*>(at(p.buf_index));
     w.buf_used = static_cast<uint32_t*>(at(p.buf_used));
     w.buckets = static_cast<X*>(at(p.buckets));
+    w.ct_runs = static_cast<X*>(at(p.ct_runs));
+    w.ct_outs = static_cast<HomOf<G>*>(at(p.ct_outs));
     w.heavy = static_cast<uint4*>(at(p.heavy));
     w.heavy_count = static_cast<uint32_t*>(at(p.heavy_count));
     w.chunk_sums = static_cast<X*>(at(p.chunk_sums));
@@ -159,22 +182,26 @@ template <class G>
 void launch_accumulate(const Workspace<G>& w, cudaStream_t s);
 
 // aggregate.cu: the split buckets of the default mode's direct Alg. 4, else Alg. 5 (light buckets per
-// thread, heavy ones per block); launch_clear_buckets puts O in every bucket before the default
-// mode's first piece and before every piece of the constant-time mode (Alg. 4 and §5 write only
-// the buckets that have entries).
+// thread, heavy ones per block); launch_clear_buckets puts O in every bucket (the constant-time
+// mode: the unwritten mark, ct_unwritten) before a call's first piece (Alg. 4 and the aggregation
+// write only the buckets that have entries).
 template <class G>
 void launch_aggregate(const Workspace<G>& w, int device, cudaStream_t s);
 template <class G>
 void launch_clear_buckets(const Workspace<G>& w, cudaStream_t s);
 
-// ct_aggregate.cu: §5 — ct_prepare before Alg. 4 (O and index 0 in every slot), ct_aggregate after.
+// ct_aggregate.cu: §5 — ct_prepare before Alg. 4 (O and index 0 in every slot, §5's outputs marked
+// not taken), ct_aggregate after (R off the head runs, the tree, its outputs into the buckets);
+// ct_finish after a call's last piece: R off every bucket, into ct_outs as homogeneous points.
 template <class G>
 void launch_ct_prepare(const Workspace<G>& w, cudaStream_t s);
 template <class G>
 void launch_ct_aggregate(const Workspace<G>& w, int device, cudaStream_t s);
+template <class G>
+void launch_ct_finish(const Workspace<G>& w, cudaStream_t s);
 
 // reduce.cu: the chunk level, then §3.4 in one cooperative launch → window_sums (constant_time: on
-// HomOf<G> buckets).
+// HomOf<G> buckets, ct_finish's, which the engine passes as w.buckets).
 template <class G>
 void launch_reduce(const Workspace<G>& w, int device, cudaStream_t s);
 

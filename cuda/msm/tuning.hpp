@@ -70,22 +70,16 @@ constexpr Budget acc_budget(int limbs, bool fp2 = false) {
 // register kernel's residency) other choices: BN254 2^16 c = 10 at 1.56–1.70 ms against c = 13 at
 // 1.37–1.62, BLS12-381 2^16 c = 14 at 2.63–2.67 against 2.09–2.28 (H100, API, random).
 constexpr uint64_t kSharedSumFrom = uint64_t(1) << 20;
-// The kernels with a shared-memory sum: G1's default and homogeneous modes, and its constant-time
-// mode for the 5- and 6-limb fields. Constant time: ConstantTimeAcc re-reads its old sum for the
-// select instead of holding it (API, H100, random, registers → shared, two runs each: BLS12-381
-// 2^22 39.37, 39.27 → 37.97, 37.96 ms, 2^24 138.01, 138.25 → 137.09, 136.41; BN254 at 8 blocks
-// spilled 412 B and lost: 2^24 75.0 → 88.3). Homogeneous: the projective sum and the waiting
+// The kernels with a shared-memory sum: G1's three modes. Default and constant time: the same XYZZ
+// sum and madd-2008-s (accumulate.cu XyzzAcc, ConstantTimeAcc), so the same budgets.
+// Homogeneous: the projective sum and the waiting
 // affine point (HomogeneousAcc), 240 B a thread for BLS12-381, 278 B spilled at 128 registers
 // against none at 166 (API, H100, random, two runs each, registers → shared: BLS12-381 2^22 32.59,
 // 32.61 → 31.72, 32.69 ms, 2^24 114.74, 114.97 → 112.22, 112.07; bench/gpu-notes.md). BN254's
 // homogeneous kernel at 5 blocks (96 registers, 194 B spilled; 80 and 472 B at 6): API, H100,
 // random, two runs each, against the register kernel: 2^20 5.75, 5.39 → 5.27, 5.29 ms, 2^22 16.12,
-// 16.35 → 15.93, 15.67, 2^24 55.17, 55.53 → 53.80, 54.01. BN254's constant-time kernel gained
-// nothing so (its products inline; 5 blocks, 56 B spilled, or 6, 124 B: 2^24 51.46 → 51.27 and
-// 51.57 ms on an H200), and stays in registers.
-constexpr bool acc_has_shared(Accumulation mode, int limbs, bool fp2) {
-  return !fp2 && (mode != Accumulation::constant_time || limbs >= 5);
-}
+// 16.35 → 15.93, 15.67, 2^24 55.17, 55.53 → 53.80, 54.01.
+constexpr bool acc_has_shared(Accumulation, int, bool fp2) { return !fp2; }
 inline bool acc_shared_for(uint64_t n, Accumulation mode, int limbs, bool fp2) {
   if (!acc_has_shared(mode, limbs, fp2)) return false;
   const int e = environment().cuda_acc_sum;

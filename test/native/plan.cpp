@@ -106,10 +106,12 @@ Napi::Value plan_context(const Napi::CallbackInfo& cb) {
   put("vals", p.vals);
   put("sortTemp", p.sort_temp);
   put("buffer", p.buffer);
+  put("ctRuns", p.ct_runs);
   put("bufOffset", p.buf_offset);
   put("bufUsed", p.buf_used);
   put("bufIndex", p.buf_index);
   put("buckets", p.buckets);
+  put("ctOuts", p.ct_outs);
   put("heavy", p.heavy);
   put("heavyCount", p.heavy_count);
   put("chunkSums", p.chunk_sums);

@@ -23,10 +23,12 @@ export interface PlanRegions {
   vals: [number, number];
   sortTemp: [number, number];
   buffer: [number, number];
+  ctRuns: [number, number]; // constant time only (else 0 bytes)
   bufOffset: [number, number];
   bufUsed: [number, number];
   bufIndex: [number, number];
   buckets: [number, number];
+  ctOuts: [number, number]; // constant time only (else 0 bytes)
   heavy: [number, number];
   heavyCount: [number, number];
   bhat1: [number, number];
