@@ -319,6 +319,21 @@ d('CUDA contexts: concurrency and device memory', () => {
   });
 });
 
+// scripts/gpu-sanitize.js's workload (every curve, G2 and mode, each result against the CPU
+// backend) in a process of its own under `vars` (the environment is read once a process).
+function expectWorkloadExact(label: string, vars: Record<string, string>): void {
+  const root = path.resolve(__dirname, '..', '..');
+  const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'gpu-sanitize.js')], {
+    env: { ...process.env, ...vars },
+    encoding: 'utf8',
+    timeout: 600_000,
+  });
+  log(`${label} ${JSON.stringify(vars)}: ${(r.stdout.match(/: ok/g) ?? []).length} ok, exit ${r.status}`);
+  expect(r.stdout).not.toMatch(/MISMATCH/);
+  expect((r.stdout.match(/: ok/g) ?? []).length).toBeGreaterThan(50);
+  expect({ status: r.status, stderr: r.status === 0 ? '' : r.stderr }).toEqual({ status: 0, stderr: '' });
+}
+
 // One bucket set for all windows (cuda/msm/plan.hpp Plan::shared_buckets), of plain digits, which the
 // plan takes from 2^16 points (the 2^16 + 1 and 2^22 cases above), or of odd ones over every level
 // (Plan::levels), where its table fits and its buckets are no fewer than Alg. 4's threads (the 2^20
@@ -334,18 +349,7 @@ d('shared buckets forced at small n', () => {
     { MSM_CUDA_BUCKETS: 'levels', MSM_CUDA_CHUNK_LOG: '3' },
   ])(
     'every curve, group and mode = CPU backend (%o)',
-    (vars) => {
-      const root = path.resolve(__dirname, '..', '..');
-      const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'gpu-sanitize.js')], {
-        env: { ...process.env, ...vars },
-        encoding: 'utf8',
-        timeout: 600_000,
-      });
-      log(`shared buckets ${JSON.stringify(vars)}: ${(r.stdout.match(/: ok/g) ?? []).length} ok, exit ${r.status}`);
-      expect(r.stdout).not.toMatch(/MISMATCH/);
-      expect((r.stdout.match(/: ok/g) ?? []).length).toBeGreaterThan(50);
-      expect({ status: r.status, stderr: r.status === 0 ? '' : r.stderr }).toEqual({ status: 0, stderr: '' });
-    },
+    (vars) => expectWorkloadExact('shared buckets', vars),
     600_000,
   );
 });
@@ -361,18 +365,7 @@ d('shared buckets forced at small n', () => {
 d("the constant-time mode's exceptional additions, reached on purpose", () => {
   test.each([{ MSM_CUDA_BLIND: 'base0', MSM_CUDA_BUCKETS: 'windows' }, { MSM_CUDA_BLIND: 'base0' }])(
     'every curve, group and mode = CPU backend (%o)',
-    (vars) => {
-      const root = path.resolve(__dirname, '..', '..');
-      const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'gpu-sanitize.js')], {
-        env: { ...process.env, ...vars },
-        encoding: 'utf8',
-        timeout: 600_000,
-      });
-      log(`blinding point P_0 ${JSON.stringify(vars)}: ${(r.stdout.match(/: ok/g) ?? []).length} ok, exit ${r.status}`);
-      expect(r.stdout).not.toMatch(/MISMATCH/);
-      expect((r.stdout.match(/: ok/g) ?? []).length).toBeGreaterThan(50);
-      expect({ status: r.status, stderr: r.status === 0 ? '' : r.stderr }).toEqual({ status: 0, stderr: '' });
-    },
+    (vars) => expectWorkloadExact('blinding point P_0', vars),
     600_000,
   );
 });
