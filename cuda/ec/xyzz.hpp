@@ -31,6 +31,11 @@ struct XYZZ {
     return a.is_inf() ? infinity() : XYZZ{a.x, a.y, F::one(), F::one()};
   }
   MSM_HD XYZZ operator-() const { return XYZZ{X, -Y, ZZ, ZZZ}; }
+  // a where cond, else b, coordinate by coordinate without a branch (the constant-time mode).
+  MSM_HD static XYZZ select(bool cond, const XYZZ& a, const XYZZ& b) {
+    return XYZZ{F::select(cond, a.X, b.X), F::select(cond, a.Y, b.Y), F::select(cond, a.ZZ, b.ZZ),
+                F::select(cond, a.ZZZ, b.ZZZ)};
+  }
 
   // dbl-2008-s-1, 6M + 4S + 1·a in general; with a = 0 (no ZZ1² term) 6M + 3S.
   MSM_HD XYZZ dbl() const {

@@ -309,13 +309,12 @@ struct ConstantTimeAcc {
   Sum s;                    // RegisterSum<X>, or SharedSum<X>
 
   __device__ __forceinline__ void begin(uint32_t b, bool head) {
+    const X r{blind.x, blind.y, F::one(), F::one()};
     if (head || b == 0 || !later) {
-      s.set(X{blind.x, blind.y, F::one(), F::one()});
+      s.set(r);
     } else {
       const X B = buckets[b - 1];
-      const bool fresh = ct_unwritten(B);
-      s.set(X{F::select(fresh, blind.x, B.X), F::select(fresh, blind.y, B.Y), F::select(fresh, F::one(), B.ZZ),
-              F::select(fresh, F::one(), B.ZZZ)});
+      s.set(X::select(ct_unwritten(B), r, B));
     }
   }
   __device__ __forceinline__ void add(uint32_t v, bool skip) {
@@ -384,7 +383,7 @@ template <class G, Accumulation Mode>
 auto accumulate_entry(bool shared) {
   constexpr int limbs = G::field::N;
   constexpr bool fp2 = ff::is_fp2<typename G::field>;
-  if constexpr (!acc_has_shared(Mode, limbs, fp2))
+  if constexpr (!acc_has_shared(fp2))
     return accumulate_kernel<G, acc_budget(limbs, fp2), Mode>;
   else
     return shared ? accumulate_kernel<G, Budget::shared, Mode> : accumulate_kernel<G, acc_budget(limbs, fp2), Mode>;
@@ -403,7 +402,7 @@ template <class G, Accumulation Mode>
 uint32_t accumulate_threads_mode(int device, bool shared) {
   int sms = 0, blocks = 0;
   MSM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  shared = shared && acc_has_shared(Mode, G::field::N, ff::is_fp2<typename G::field>);
+  shared = shared && acc_has_shared(ff::is_fp2<typename G::field>);
   const auto kernel = accumulate_entry<G, Mode>(shared);
   const size_t smem = accumulate_smem<G>(shared, Mode);
   if (smem) {  // the carveout that holds the blocks the budget was built for, the rest left to L1

@@ -1,17 +1,17 @@
 // Constant-time aggregation kernels, Chen et al. §5 as a tree of one addition per level (index logic
 // in ct_aggregate.cuh), and the bulk passes of the blinding point R (accumulate.cu ConstantTimeAcc:
 // every run of Alg. 4 starts from R or from a bucket that holds it). launch_ct_prepare, before
-// Alg. 4: O (index 0) in every window's padded slots of XYZZ runs, §5's outputs marked not taken.
+// Alg. 4: O (index 0) in every window's padded slots of XYZZ runs.
 // launch_ct_aggregate, after it: ct_open takes R off the head runs (a run that goes on from the
 // thread before, whose R its bucket's earlier piece carries) and writes the slots homogeneous into
 // the §5 buffer; then the levels, several per launch (ct_launch_last), over the blocks that hold
 // Alg. 4's slots (ct_launch_blocks), each pair of nodes run by ct_pair (one complete addition, RCB
-// Alg. 7, by a quad of lanes for G1, then three selects and two OUTs into ct_outs), all windows at
-// once, the last launch ending with ct_root per window; then ct_merge puts the outputs taken into
-// their XYZZ buckets (3M + 1S each, by select), so that each bucket holds R once. After a call's
-// last piece launch_ct_finish takes R off every bucket (RCB Alg. 8) into ct_outs, homogeneous, for
-// §3.4. Every thread of these launches runs the same instructions; the launches and their thread
-// counts depend only on n, c and the device, never on the scalars.
+// Alg. 7, by a quad of lanes for G1, then three selects and two OUTs), all windows at once, the last
+// launch ending with ct_root per window. An OUT goes into its XYZZ bucket as XYZZ (3M + 1S), so
+// that each bucket holds R once, or one not taken into ct_runs, dead once ct_open has read it.
+// After a call's last piece launch_ct_finish takes R off every bucket (RCB Alg. 8) into ct_outs,
+// homogeneous, for §3.4. Every thread of these launches runs the same instructions; the launches
+// and their thread counts depend only on n, c and the device, never on the scalars.
 #include <algorithm>
 
 #include "../ec/quad.cuh"
@@ -21,10 +21,13 @@
 
 namespace msm::gpu {
 
+// Window j's OUT targets (ct_aggregate.cuh OutTargets): bucket v ≥ 1 at v − 1, a sink at its slot
+// of ct_runs.
 template <class G>
-__device__ __forceinline__ auto window_buckets(const Workspace<G>& w, uint32_t j) {
-  HomOf<G>* B = w.ct_outs + size_t(j) * w.M();
-  return [B](uint32_t v) { return B + (v - 1); };  // bucket v ≥ 1 at v − 1
+__device__ __forceinline__ auto window_outs(const Workspace<G>& w, uint32_t j) {
+  XyzzOf<G>* const B = w.buckets + size_t(j) * w.M();
+  XyzzOf<G>* const S = w.ct_runs + size_t(j) * w.ct_padded();
+  return out_targets([B](uint32_t v) { return B + (v - 1); }, [S](uint32_t slot) { return S + slot; });
 }
 
 // Lanes per pair: a quad for G1 (ec/quad.cuh add_by_quad: each level waits on one addition's chain
@@ -42,7 +45,8 @@ constexpr unsigned ct_block_threads() {
 
 // ct_pair's part of a pair for a lane of a quad (ct_aggregate.cuh WholePoints for one thread): the
 // sum by the quad, ec::add_by_quad, and then coordinate min(lane, 2) of every point it reads, selects
-// and stores, lane 3 storing none (its coordinate is lane 2's) but the index.
+// and stores, lane 3 storing none (its coordinate is lane 2's) but the index; an OUT as XYZZ, each
+// lane one of its coordinates.
 struct QuadPart {
   unsigned lane;
   template <class P>
@@ -58,6 +62,14 @@ struct QuadPart {
   template <class P>
   __device__ __forceinline__ void store(P* p, const typename P::field& v) const {
     if (lane < 3) (&p->X)[lane] = v;
+  }
+  // Homogeneous::to_xyzz by the quad: Z from lane 2, then lane k's coordinate of (X·Z, Y·Z², 1·Z²,
+  // Z²·Z) in one product (1S + 1M a lane against 3M + 1S by one thread).
+  template <class F>
+  __device__ __forceinline__ void put(ec::XYZZ<F>* p, const F& v) const {
+    const F z = ec::quad_shfl(v, 2, ec::quad_mask());
+    const F zz = z.sqr();
+    (&p->X)[lane] = ec::by_lane(lane, v, v, F::one(), zz) * ec::by_lane(lane, z, zz, zz, z);
   }
   __device__ __forceinline__ bool lead() const { return lane == 3; }
 };
@@ -76,12 +88,12 @@ __global__ void __launch_bounds__(ct_block_threads<G>()) ct_rounds_kernel(Worksp
   for (uint32_t d = d0; d <= d1; d <<= 1) {
     for (uint32_t k = threadIdx.x >> L; k < d1 / d; k += kCtBlock) {
       const uint32_t base = ct_launch_base(blockIdx.x, k, d, d1);
-      if constexpr (L == 2) ct_pair(buf, index, base, d, window_buckets(w, j), QuadPart{threadIdx.x & 3u});
-      else ct_pair(buf, index, base, d, window_buckets(w, j));
+      if constexpr (L == 2) ct_pair(buf, index, base, d, window_outs(w, j), QuadPart{threadIdx.x & 3u});
+      else ct_pair(buf, index, base, d, window_outs(w, j));
     }
     __syncthreads();
   }
-  if (d1 == P / 2 && threadIdx.x == 0) ct_root(buf, index, P / 2, window_buckets(w, j));
+  if (d1 == P / 2 && threadIdx.x == 0) ct_root(buf, index, P / 2, window_outs(w, j));
 }
 
 // −R, for RCB Alg. 8 (complete for every p and the affine −R ≠ O).
@@ -109,34 +121,15 @@ __global__ void __launch_bounds__(kCtBlock) ct_open_kernel(Workspace<G> w) {
   }
 }
 
-// Each §5 output taken (not marked) into its bucket as XYZZ (Homogeneous::to_xyzz, 3M + 1S), the
-// bucket kept by select elsewhere.
-template <class G>
-__global__ void __launch_bounds__(kCtBlock) ct_merge_kernel(Workspace<G> w) {
-  using F = typename G::field;
-  const size_t all = size_t(w.W) * w.M();
-  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < all; i += size_t(gridDim.x) * blockDim.x) {
-    const HomOf<G> o = w.ct_outs[i];
-    const bool taken = !ct_unwritten(o);
-    const XyzzOf<G> x = HomOf<G>::select(taken, o, HomOf<G>::infinity()).to_xyzz();
-    const XyzzOf<G> b = w.buckets[i];
-    w.buckets[i] = XyzzOf<G>{F::select(taken, x.X, b.X), F::select(taken, x.Y, b.Y), F::select(taken, x.ZZ, b.ZZ),
-                             F::select(taken, x.ZZZ, b.ZZZ)};
-  }
-}
-
 // Every bucket less R into ct_outs, homogeneous (3M, then RCB Alg. 8); O where no run wrote it.
 template <class G>
 __global__ void __launch_bounds__(kCtBlock) ct_finish_kernel(Workspace<G> w) {
-  using F = typename G::field;
   const size_t all = size_t(w.W) * w.M();
   const AffineOf<G> minus_r = minus_blind(w);
-  const XyzzOf<G> o = XyzzOf<G>::infinity();
   for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < all; i += size_t(gridDim.x) * blockDim.x) {
     const XyzzOf<G> b = w.buckets[i];
     const bool fresh = ct_unwritten(b);
-    HomOf<G> h = HomOf<G>::from_xyzz(XyzzOf<G>{F::select(fresh, o.X, b.X), F::select(fresh, o.Y, b.Y),
-                                               F::select(fresh, o.ZZ, b.ZZ), F::select(fresh, o.ZZZ, b.ZZZ)});
+    HomOf<G> h = HomOf<G>::from_xyzz(XyzzOf<G>::select(fresh, XyzzOf<G>::infinity(), b));
     HomOf<G>::add_into(h, minus_r, fresh);
     w.ct_outs[i] = h;
   }
@@ -158,7 +151,6 @@ void launch_ct_prepare(const Workspace<G>& w, cudaStream_t s) {
   const size_t slots = size_t(w.W) * w.ct_padded();
   launch_fill_infinity(w.ct_runs, slots, s);
   MSM_CUDA_CHECK(cudaMemsetAsync(w.buf_index, 0, slots * sizeof(uint32_t), s));
-  MSM_CUDA_CHECK(cudaMemsetAsync(w.ct_outs, 0xFF, size_t(w.W) * w.M() * sizeof(HomOf<G>), s));
 }
 
 template <class G>
@@ -174,7 +166,6 @@ void launch_ct_aggregate(const Workspace<G>& w, int device, cudaStream_t s) {
     MSM_LAUNCH_CHECK("ct_rounds_kernel");
     d0 = 2 * d1;
   }
-  launch_ct_pass(ct_merge_kernel<G>, w, size_t(w.W) * w.M(), "ct_merge_kernel", s);
 }
 
 template <class G>

@@ -28,10 +28,12 @@
 // After log2(P) levels the root OUTs h, and t unless single. Every thread runs one PADD, three
 // selects and two OUTs per level whatever the keys are (an OUT not taken, or of index 0, goes to a
 // sink): the data decide addresses, never the instruction stream; and every bucket reaching §5 is
-// written exactly once.
+// written exactly once. An OUT overwrites its bucket: the bucket's first run in Alg. 4 started from
+// the bucket's earlier value (accumulate.cu ConstantTimeAcc), so s already holds it.
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "../ff/common.hpp"
 
@@ -49,18 +51,30 @@ MSM_HD MSM_INLINE uint32_t ct_padded(uint32_t slots) {
 // The window's §5 buffer for T Alg. 4 threads: their head and tail slots, padded.
 MSM_HD MSM_INLINE uint32_t ct_window_slots(uint32_t T) { return ct_padded(2 * T); }
 
+// Where the OUTs go: bucket v ≥ 1 at bucket(v), and an OUT not taken (or of index 0, the redundant
+// bucket) at sink(slot), for the buffer slot the value comes from, which the level leaves dead (t_L's,
+// h_R's: their values are held), so that every thread makes the same stores. The buckets' points may
+// be of another type than the buffer's (on the device XYZZ buckets, homogeneous §5 elements; the
+// sinks then lie in a dead XYZZ array, ct_aggregate.cu): Op::put converts. (A local sink, as the
+// paper's, let the compiler drop every OUT: the kernel then wrote no bucket at all; nvcc 13.0, sm_90.)
+template <class BucketAt, class SinkAt>
+struct OutTargets {
+  BucketAt bucket;
+  SinkAt sink;
+  MSM_HD MSM_INLINE auto at(uint32_t key, bool on, uint32_t slot) const {
+    auto* const b = bucket(key | uint32_t(key == 0));
+    auto* const k = sink(slot);
+    return on && key != 0 ? b : k;
+  }
+};
+template <class BucketAt, class SinkAt>
+MSM_HD MSM_INLINE OutTargets<BucketAt, SinkAt> out_targets(BucketAt bucket, SinkAt sink) {
+  return {bucket, sink};
+}
+
 // One thread of one level: nodes [base, base + d) and [base + d, base + 2d) into one (d = 1: two
 // elements). P: point type with add (complete: O, P = ±Q) and select; buf/index: the window's padded
-// buffer; bucket(v): address of bucket v ≥ 1. An OUT not taken (or of index 0, the redundant
-// bucket) goes to a slot of the buffer this level leaves dead (t_L's, h_R's: their values are held),
-// so every thread makes the same stores. (A local sink here, as the paper's, let the compiler drop
-// every OUT: the kernel then wrote no bucket at all; nvcc 13.0, sm_90.)
-template <class P, class BucketAt>
-MSM_HD MSM_INLINE P* ct_out(BucketAt bucket_at, uint32_t key, bool on, P* sink) {
-  P* const bucket = bucket_at(key | uint32_t(key == 0));
-  return on && key != 0 ? bucket : sink;
-}
-//
+// buffer; outs: OutTargets.
 // `op` says how the thread takes part in the pair: WholePoints (the default) reads, adds, selects
 // and stores whole points; on the device G1's pairs run by a quad of lanes (ct_aggregate.cu QuadPart:
 // the addition by the quad, ec/quad.cuh, each lane then reading, selecting and storing one
@@ -80,10 +94,16 @@ struct WholePoints {
   MSM_HD MSM_INLINE static void store(P* p, const P& v) {
     *p = v;
   }
+  // An OUT: the point itself, or as XYZZ where the buckets are (Homogeneous::to_xyzz, 3M + 1S).
+  template <class Q, class P>
+  MSM_HD MSM_INLINE static void put(Q* q, const P& v) {
+    if constexpr (std::is_same_v<Q, P>) *q = v;
+    else *q = v.to_xyzz();
+  }
   MSM_HD MSM_INLINE static bool lead() { return true; }  // stores the index
 };
-template <class P, class BucketAt, class Op = WholePoints>
-MSM_HD MSM_INLINE void ct_pair(P* buf, uint32_t* index, uint32_t base, uint32_t d, BucketAt bucket_at, Op op = {}) {
+template <class P, class Outs, class Op = WholePoints>
+MSM_HD MSM_INLINE void ct_pair(P* buf, uint32_t* index, uint32_t base, uint32_t d, Outs outs, Op op = {}) {
   const uint32_t q = d >> 1;  // a node of span d keeps its t at d/2 (an element: at itself)
   const uint32_t kf1 = index[base], kl1 = index[base + q], kf2 = index[base + d], kl2 = index[base + d + q];
   const bool eq = ct_eq(kl1, kf2) != 0, single1 = kf1 == kl1, single2 = kf2 == kl2;
@@ -93,19 +113,19 @@ MSM_HD MSM_INLINE void ct_pair(P* buf, uint32_t* index, uint32_t base, uint32_t 
   // h_L and t_R: in the slots the OUTs may use only where d = 1, and then they are t_L and h_R
   const V h1 = q ? op.load(buf + base) : t1;
   const V t2 = q ? op.load(buf + base + d + q) : h2;
-  op.store(ct_out(bucket_at, kl1, eq ? !single1 && !single2 : !single1, buf + base + q), V::select(eq, s, t1));
-  op.store(ct_out(bucket_at, kf2, !eq && !single2, buf + base + d), h2);
+  op.put(outs.at(kl1, eq ? !single1 && !single2 : !single1, base + q), V::select(eq, s, t1));
+  op.put(outs.at(kf2, !eq && !single2, base + d), h2);
   op.store(buf + base, V::select(eq && single1, s, h1));
   op.store(buf + base + d, V::select(eq && single2, s, t2));
   if (op.lead()) index[base + d] = kl2 == 0 ? kl1 : kl2;
 }
 
-// The root (h at 0, t at P/2): OUT(h), and OUT(t) unless single (not taken: stored onto itself).
-template <class P, class BucketAt>
-MSM_HD MSM_INLINE void ct_root(P* buf, uint32_t* index, uint32_t half, BucketAt bucket_at) {
+// The root (h at 0, t at P/2): OUT(h), and OUT(t) unless single.
+template <class P, class Outs>
+MSM_HD MSM_INLINE void ct_root(P* buf, uint32_t* index, uint32_t half, Outs outs) {
   const uint32_t kf = index[0], kl = index[half];
-  *ct_out(bucket_at, kf, true, buf) = buf[0];
-  *ct_out(bucket_at, kl, kf != kl, buf + half) = buf[half];
+  WholePoints::put(outs.at(kf, true, 0), buf[0]);
+  WholePoints::put(outs.at(kl, kf != kl, half), buf[half]);
 }
 
 // Levels for P padded elements: distances 1, 2, …, P/2, then ct_root.

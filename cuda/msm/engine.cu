@@ -150,7 +150,7 @@ class CudaEngine final : public Engine {
     in.options = opt;
     size_t total = 0;
     MSM_CUDA_CHECK(cudaMemGetInfo(&in.free_memory, &total));
-    in.shared_sum = acc_shared_for(in.n, opt.accumulation, G::field::N, ff::is_fp2<typename G::field>);
+    in.shared_sum = acc_shared_for(in.n, ff::is_fp2<typename G::field>);
     in.resident_threads = accumulate_threads<G>(device_, opt.accumulation, in.shared_sum);
     in.chunk_threads = accumulate_threads<G>(device_, opt.accumulation, false);
     in.sort_temp_bytes = sort_temp_bytes;

@@ -86,11 +86,11 @@ struct Plan {
   Region keys_in, vals_in, keys, vals;  // [D·n] u32 each: bucket and point|EXP|SIGN, before / after the sort
   Region sort_temp;     // CUB's temporary storage for one sort (g windows; shared buckets: all D·n entries)
   Region buffer;        // [W·slots] XYZZ Alg. 4 runs (constant time: §5's, homogeneous)
-  Region ct_runs;       // constant time: [W·slots] XYZZ, Alg. 4's head and tail runs (else empty)
+  Region ct_runs;       // constant time: [W·slots] XYZZ, Alg. 4's head and tail runs, then §5's sinks (else empty)
   Region buf_offset, buf_used;  // [W·T] u32 (Alg. 4 buffer_offset, buffer_used)
   Region buf_index;     // [W·slots] u32 (Alg. 4 buffer_index)
   Region buckets;       // [W·M] XYZZ
-  Region ct_outs;       // constant time: [W·M] homogeneous, §5's bucket sums and the buckets §3.4 reads (else empty)
+  Region ct_outs;       // constant time: [W·M] homogeneous, the buckets less R that §3.4 reads (else empty)
   Region heavy;         // [W·M] uint4: buckets left to the block-wide Alg. 5 path
   Region heavy_count;   // u32
   Region chunk_sums, chunk_rest;  // [W·M/2^l] each (l > 0): the chunk level's R_k and T_k, homogeneous

@@ -44,9 +44,9 @@ template <class G>
 using HomOf = ec::HomogeneousOf<G>;
 
 // The constant-time mode's mark of a bucket no run has written (launch_clear_buckets: every byte
-// 0xFF) or of a §5 output not taken (launch_ct_prepare): a Z or ZZ whose top word is all ones, which
-// no field element below 2^(64N) − 2^(64(N−1)) can have (every curve's p, and the coordinates the
-// products reduce to [0, p)). A select, not a branch, decides what follows from it.
+// 0xFF): a ZZ whose top word is all ones, which no field element below 2^(64N) − 2^(64(N−1)) can
+// have (every curve's p, and the coordinates the products reduce to [0, p)). A select, not a
+// branch, decides what follows from it.
 template <class F>
 MSM_HD MSM_INLINE bool ct_marked(const F& z) {
   return reinterpret_cast<const uint64_t*>(&z)[sizeof(F) / 8 - 1] == ~uint64_t(0);
@@ -54,10 +54,6 @@ MSM_HD MSM_INLINE bool ct_marked(const F& z) {
 template <class F>
 MSM_HD MSM_INLINE bool ct_unwritten(const ec::XYZZ<F>& b) {
   return ct_marked(b.ZZ);
-}
-template <class G>
-MSM_HD MSM_INLINE bool ct_unwritten(const ec::Homogeneous<G>& b) {
-  return ct_marked(b.Z);
 }
 
 // The kernels' view of one context (passed by value to every launch): the plan's sizes and the
@@ -99,12 +95,12 @@ struct Workspace {
   void* sort_temp = nullptr;
   size_t sort_temp_bytes = 0;
   X* buffer = nullptr;             // [W·slots()] Alg. 4 buffers (constant_time: §5's [W·P] of HomOf<G>, P = ct_padded())
-  X* ct_runs = nullptr;            // constant_time: [W·P] Alg. 4's head and tail runs (accumulate_thread_ct's slots)
+  X* ct_runs = nullptr;            // constant_time: [W·P] Alg. 4's head and tail runs (accumulate_thread_ct's slots), then §5's sinks
   uint32_t* buf_offset = nullptr;  // [W·T] Alg. 4 buffer_offset (default mode: each thread's first key, `lead`)
   uint32_t* buf_index = nullptr;   // [W·slots()] Alg. 4 buffer_index (constant_time: [W·P])
   uint32_t* buf_used = nullptr;    // [W·T] Alg. 4 buffer_used (default mode: the split bucket each starts)
   X* buckets = nullptr;            // [W·M]; a later piece adds onto them
-  HomOf<G>* ct_outs = nullptr;     // constant_time: [W·M] §5's bucket sums, then the buckets as §3.4 reads them
+  HomOf<G>* ct_outs = nullptr;     // constant_time: [W·M] the buckets less R as §3.4 reads them (ct_finish)
   uint4* heavy = nullptr;          // [W·M] buckets left to the block-wide path: {j·M + p, t0, t1, 0}
   uint32_t* heavy_count = nullptr;
   X* chunk_sums = nullptr;         // [W·M/2^l] R_k of the chunk level (l > 0), of HomOf<G> (reduce.cu)
@@ -190,8 +186,8 @@ void launch_aggregate(const Workspace<G>& w, int device, cudaStream_t s);
 template <class G>
 void launch_clear_buckets(const Workspace<G>& w, cudaStream_t s);
 
-// ct_aggregate.cu: §5 — ct_prepare before Alg. 4 (O and index 0 in every slot, §5's outputs marked
-// not taken), ct_aggregate after (R off the head runs, the tree, its outputs into the buckets);
+// ct_aggregate.cu: §5 — ct_prepare before Alg. 4 (O and index 0 in every slot), ct_aggregate after
+// (R off the head runs, the tree, its outputs into the buckets);
 // ct_finish after a call's last piece: R off every bucket, into ct_outs as homogeneous points.
 template <class G>
 void launch_ct_prepare(const Workspace<G>& w, cudaStream_t s);

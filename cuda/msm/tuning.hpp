@@ -79,9 +79,9 @@ constexpr uint64_t kSharedSumFrom = uint64_t(1) << 20;
 // homogeneous kernel at 5 blocks (96 registers, 194 B spilled; 80 and 472 B at 6): API, H100,
 // random, two runs each, against the register kernel: 2^20 5.75, 5.39 → 5.27, 5.29 ms, 2^22 16.12,
 // 16.35 → 15.93, 15.67, 2^24 55.17, 55.53 → 53.80, 54.01.
-constexpr bool acc_has_shared(Accumulation, int, bool fp2) { return !fp2; }
-inline bool acc_shared_for(uint64_t n, Accumulation mode, int limbs, bool fp2) {
-  if (!acc_has_shared(mode, limbs, fp2)) return false;
+constexpr bool acc_has_shared(bool fp2) { return !fp2; }
+inline bool acc_shared_for(uint64_t n, bool fp2) {
+  if (!acc_has_shared(fp2)) return false;
   const int e = environment().cuda_acc_sum;
   return e == 1 ? false : e == 2 ? true : n >= kSharedSumFrom;
 }

@@ -55,7 +55,7 @@ Napi::Value plan_context(const Napi::CallbackInfo& cb) {
     visit_group(curve_arg(env, cb[0].As<Napi::String>()), in.options.group, [&](auto g) {
       using G = decltype(g);
       in.curve = gpu::curve_sizes<G>();
-      in.shared_sum = gpu::acc_shared_for(in.n, in.options.accumulation, G::field::N, ff::is_fp2<typename G::field>);
+      in.shared_sum = gpu::acc_shared_for(in.n, ff::is_fp2<typename G::field>);
     });
   } catch (const EngineError&) {
     throw Napi::Error(env, addon::Failure::from_current_exception().to_js(env));

@@ -122,7 +122,9 @@ Napi::Value ct_aggregate(const Napi::CallbackInfo& cb) {
   // change of the buckets a pair can reach (the keys it reads).
   std::vector<IntPoint> buckets(M, IntPoint{0});
   std::vector<uint32_t> writes(M, 0);
-  auto bucket_at = [&](uint32_t v) { return &buckets[v - 1]; };
+  // An OUT not taken goes to the slot it comes from, as in the tree's own layout (the device's sinks
+  // lie in another array, ct_aggregate.cu window_outs).
+  const auto outs = gpu::out_targets([&](uint32_t v) { return &buckets[v - 1]; }, [&](uint32_t s) { return &buf[s]; });
   auto watched = [&](auto&& step, std::initializer_list<uint32_t> positions) {
     uint32_t v[4] = {};
     uint64_t before[4] = {};
@@ -171,7 +173,7 @@ Napi::Value ct_aggregate(const Napi::CallbackInfo& cb) {
           while ((1u << r) < d) ++r;
           if (done[r][base / (2 * d)]++) fail(cb.Env(), "a pair run twice in level " + std::to_string(r));
           ++ran[r];
-          watched([&] { gpu::ct_pair(buf.data(), index.data(), base, d, bucket_at); },
+          watched([&] { gpu::ct_pair(buf.data(), index.data(), base, d, outs); },
                   {base + d / 2, base + d});
         }
       }
@@ -184,7 +186,7 @@ Napi::Value ct_aggregate(const Napi::CallbackInfo& cb) {
       }
     }
     if (d1 == P / 2) {  // the last launch: one block, which ends with ct_root
-      watched([&] { gpu::ct_root(buf.data(), index.data(), P / 2, bucket_at); }, {0u, P / 2});
+      watched([&] { gpu::ct_root(buf.data(), index.data(), P / 2, outs); }, {0u, P / 2});
       finished = true;
     }
     d0 = 2 * d1;
