@@ -93,7 +93,10 @@ __global__ void __launch_bounds__(ct_block_threads<G>()) ct_rounds_kernel(Worksp
     }
     __syncthreads();
   }
-  if (d1 == P / 2 && threadIdx.x == 0) ct_root(buf, index, P / 2, window_outs(w, j));
+  if (d1 == P / 2 && threadIdx.x < (1u << L)) {
+    if constexpr (L == 2) ct_root(buf, index, P / 2, window_outs(w, j), QuadPart{threadIdx.x});
+    else ct_root(buf, index, P / 2, window_outs(w, j));
+  }
 }
 
 // −R, for RCB Alg. 8 (complete for every p and the affine −R ≠ O).

@@ -52,11 +52,12 @@ MSM_HD MSM_INLINE uint32_t ct_padded(uint32_t slots) {
 MSM_HD MSM_INLINE uint32_t ct_window_slots(uint32_t T) { return ct_padded(2 * T); }
 
 // Where the OUTs go: bucket v ≥ 1 at bucket(v), and an OUT not taken (or of index 0, the redundant
-// bucket) at sink(slot), for the buffer slot the value comes from, which the level leaves dead (t_L's,
-// h_R's: their values are held), so that every thread makes the same stores. The buckets' points may
-// be of another type than the buffer's (on the device XYZZ buckets, homogeneous §5 elements; the
-// sinks then lie in a dead XYZZ array, ct_aggregate.cu): Op::put converts. (A local sink, as the
-// paper's, let the compiler drop every OUT: the kernel then wrote no bucket at all; nvcc 13.0, sm_90.)
+// bucket) at sink(slot), slot being the buffer slot the value comes from, so that every thread makes
+// the same stores. The sinks lie outside the buffer (on the device in ct_runs, dead by then), so
+// that ct_pair may store the new nodes before its OUTs, their operands no longer live during the
+// OUTs' products. The buckets' points may be of another type than the buffer's (on the device XYZZ
+// buckets, homogeneous §5 elements): Op::put converts. (A local sink, as the paper's, let the
+// compiler drop every OUT: the kernel then wrote no bucket at all; nvcc 13.0, sm_90.)
 template <class BucketAt, class SinkAt>
 struct OutTargets {
   BucketAt bucket;
@@ -110,22 +111,22 @@ MSM_HD MSM_INLINE void ct_pair(P* buf, uint32_t* index, uint32_t base, uint32_t 
   using V = typename Op::template Part<P>;
   const V s = op.sum(buf + base + q, buf + base + d);
   const V t1 = op.load(buf + base + q), h2 = op.load(buf + base + d);
-  // h_L and t_R: in the slots the OUTs may use only where d = 1, and then they are t_L and h_R
-  const V h1 = q ? op.load(buf + base) : t1;
+  const V h1 = q ? op.load(buf + base) : t1;  // h_L and t_R (an element: t_L and h_R)
   const V t2 = q ? op.load(buf + base + d + q) : h2;
-  op.put(outs.at(kl1, eq ? !single1 && !single2 : !single1, base + q), V::select(eq, s, t1));
-  op.put(outs.at(kf2, !eq && !single2, base + d), h2);
+  const V o1 = V::select(eq, s, t1);
   op.store(buf + base, V::select(eq && single1, s, h1));
   op.store(buf + base + d, V::select(eq && single2, s, t2));
+  op.put(outs.at(kl1, eq ? !single1 && !single2 : !single1, base + q), o1);
+  op.put(outs.at(kf2, !eq && !single2, base + d), h2);
   if (op.lead()) index[base + d] = kl2 == 0 ? kl1 : kl2;
 }
 
 // The root (h at 0, t at P/2): OUT(h), and OUT(t) unless single.
-template <class P, class Outs>
-MSM_HD MSM_INLINE void ct_root(P* buf, uint32_t* index, uint32_t half, Outs outs) {
+template <class P, class Outs, class Op = WholePoints>
+MSM_HD MSM_INLINE void ct_root(P* buf, uint32_t* index, uint32_t half, Outs outs, Op op = {}) {
   const uint32_t kf = index[0], kl = index[half];
-  WholePoints::put(outs.at(kf, true, 0), buf[0]);
-  WholePoints::put(outs.at(kl, kf != kl, half), buf[half]);
+  op.put(outs.at(kf, true, 0), op.load(buf));
+  op.put(outs.at(kl, kf != kl, half), op.load(buf + half));
 }
 
 // Levels for P padded elements: distances 1, 2, …, P/2, then ct_root.

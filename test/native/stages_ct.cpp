@@ -122,9 +122,8 @@ Napi::Value ct_aggregate(const Napi::CallbackInfo& cb) {
   // change of the buckets a pair can reach (the keys it reads).
   std::vector<IntPoint> buckets(M, IntPoint{0});
   std::vector<uint32_t> writes(M, 0);
-  // An OUT not taken goes to the slot it comes from, as in the tree's own layout (the device's sinks
-  // lie in another array, ct_aggregate.cu window_outs).
-  const auto outs = gpu::out_targets([&](uint32_t v) { return &buckets[v - 1]; }, [&](uint32_t s) { return &buf[s]; });
+  std::vector<IntPoint> sinks(P);  // an OUT not taken, outside the buffer (ct_aggregate.cuh OutTargets)
+  const auto outs = gpu::out_targets([&](uint32_t v) { return &buckets[v - 1]; }, [&](uint32_t s) { return &sinks[s]; });
   auto watched = [&](auto&& step, std::initializer_list<uint32_t> positions) {
     uint32_t v[4] = {};
     uint64_t before[4] = {};
