@@ -1,7 +1,7 @@
 // Constant-time aggregation kernels, Chen et al. §5 as a tree of one addition per level (index logic
 // in ct_aggregate.cuh), and the bulk passes of the blinding point R (accumulate.cu ConstantTimeAcc:
 // every run of Alg. 4 starts from R or from a bucket that holds it). launch_ct_prepare, before
-// Alg. 4: O (index 0) in every window's padded slots of XYZZ runs.
+// Alg. 4: O in the XYZZ run slots, index 0 in every window's padded slots.
 // launch_ct_aggregate, after it: ct_open takes R off the head runs (a run that goes on from the
 // thread before, whose R its bucket's earlier piece carries) and writes the slots homogeneous into
 // the §5 buffer; then the levels, several per launch (ct_launch_last), over the blocks that hold
@@ -105,22 +105,31 @@ __device__ __forceinline__ AffineOf<G> minus_blind(const Workspace<G>& w) {
   return AffineOf<G>{w.blind.x, -w.blind.y};
 }
 
-// Slot s of window j's §5 buffer from Alg. 4's XYZZ run there (3M), less R (11M + 2m_3b, kept by
-// select) where it is a head piece: slot 2·tid of a thread whose span starts inside its first key's
-// run (accumulate_thread_ct's `head`, read from the keys).
+// Alg. 4 thread tid's two slots of window j's §5 buffer from its XYZZ runs there (3M each), the
+// head slot 2·tid less R (11M + 2m_3b, kept by select) where the thread's span starts inside its
+// first key's run (accumulate_thread_ct's `head`, read from the keys): one thread per Alg. 4 thread,
+// as the tail slot never carries a second R. The padding past the 2T slots Alg. 4 wrote is stored O
+// without arithmetic: which slots those are depends on T alone.
 template <class G>
 __global__ void __launch_bounds__(kCtBlock) ct_open_kernel(Workspace<G> w) {
-  const uint32_t P = w.ct_padded(), count = w.entries();
-  const size_t all = size_t(w.W) * P;
+  const uint32_t half = w.ct_padded() / 2, count = w.entries();
+  const size_t all = size_t(w.W) * half;
   const AffineOf<G> minus_r = minus_blind(w);
   for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < all; i += size_t(gridDim.x) * blockDim.x) {
-    const uint32_t j = uint32_t(i / P), slot = uint32_t(i % P), tid = slot >> 1;
+    const uint32_t j = uint32_t(i / half), tid = uint32_t(i % half);
+    const size_t slot = size_t(j) * 2 * half + 2 * tid;
+    HomOf<G>* const out = w.ct_buffer() + slot;
+    if (tid >= w.T) {
+      out[0] = out[1] = HomOf<G>::infinity();
+      continue;
+    }
     const WindowKeys keys{w.keys + size_t(j) * count, bucket_mask(w.log_m())};
-    const Span sp = thread_span(0, count, w.T, tid < w.T ? tid : 0);
-    const bool head = (slot & 1u) == 0 && tid < w.T && sp.s < sp.e && sp.s > 0 && keys[sp.s - 1] == keys[sp.s];
-    HomOf<G> h = HomOf<G>::from_xyzz(w.ct_runs[i]);
+    const Span sp = thread_span(0, count, w.T, tid);
+    const bool head = sp.s < sp.e && sp.s > 0 && keys[sp.s - 1] == keys[sp.s];
+    HomOf<G> h = HomOf<G>::from_xyzz(w.ct_runs[slot]);
     HomOf<G>::add_into(h, minus_r, !head);
-    w.ct_buffer()[i] = h;
+    out[0] = h;
+    out[1] = HomOf<G>::from_xyzz(w.ct_runs[slot + 1]);
   }
 }
 
@@ -152,14 +161,15 @@ void launch_ct_pass(void (*kernel)(Workspace<G>), const Workspace<G>& w, size_t 
 template <class G>
 void launch_ct_prepare(const Workspace<G>& w, cudaStream_t s) {
   const size_t slots = size_t(w.W) * w.ct_padded();
-  launch_fill_infinity(w.ct_runs, slots, s);
+  // O in the 2T run slots of every window (ct_open reads no others), index 0 in all of them
+  launch_fill_infinity(w.ct_runs, slots - w.ct_padded() + 2 * size_t(w.T), s);
   MSM_CUDA_CHECK(cudaMemsetAsync(w.buf_index, 0, slots * sizeof(uint32_t), s));
 }
 
 template <class G>
 void launch_ct_aggregate(const Workspace<G>& w, int device, cudaStream_t s) {
   const uint32_t P = w.ct_padded();
-  launch_ct_pass(ct_open_kernel<G>, w, size_t(w.W) * P, "ct_open_kernel", s);
+  launch_ct_pass(ct_open_kernel<G>, w, size_t(w.W) * (P / 2), "ct_open_kernel", s);
   const uint32_t resident =
       std::max(1u, resident_grid(ct_rounds_kernel<G>, ct_block_threads<G>(), device) / unsigned(w.W));
   for (uint32_t d0 = 1; d0 <= P / 2;) {

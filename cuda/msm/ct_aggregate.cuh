@@ -116,8 +116,10 @@ MSM_HD MSM_INLINE void ct_pair(P* buf, uint32_t* index, uint32_t base, uint32_t 
   const V o1 = V::select(eq, s, t1);
   op.store(buf + base, V::select(eq && single1, s, h1));
   op.store(buf + base + d, V::select(eq && single2, s, t2));
-  op.put(outs.at(kl1, eq ? !single1 && !single2 : !single1, base + q), o1);
-  op.put(outs.at(kf2, !eq && !single2, base + d), h2);
+  if (q) {  // elements are single, so d = 1 takes no OUT: a branch on the level, never on the data
+    op.put(outs.at(kl1, eq ? !single1 && !single2 : !single1, base + q), o1);
+    op.put(outs.at(kf2, !eq && !single2, base + d), h2);
+  }
   if (op.lead()) index[base + d] = kl2 == 0 ? kl1 : kl2;
 }
 

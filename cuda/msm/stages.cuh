@@ -186,7 +186,7 @@ void launch_aggregate(const Workspace<G>& w, int device, cudaStream_t s);
 template <class G>
 void launch_clear_buckets(const Workspace<G>& w, cudaStream_t s);
 
-// ct_aggregate.cu: §5 — ct_prepare before Alg. 4 (O and index 0 in every slot), ct_aggregate after
+// ct_aggregate.cu: §5 — ct_prepare before Alg. 4 (O in the run slots, index 0), ct_aggregate after
 // (R off the head runs, the tree, its outputs into the buckets);
 // ct_finish after a call's last piece: R off every bucket, into ct_outs as homogeneous points.
 template <class G>
