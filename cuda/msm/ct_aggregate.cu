@@ -10,8 +10,9 @@
 // launch ending with ct_root per window. An OUT goes into its XYZZ bucket as XYZZ (3M + 1S), so
 // that each bucket holds R once, or one not taken into ct_runs, dead once ct_open has read it.
 // After a call's last piece launch_ct_finish takes R off every bucket (RCB Alg. 8) into ct_outs,
-// homogeneous, for §3.4. Every thread of these launches runs the same instructions; the launches
-// and their thread counts depend only on n, c and the device, never on the scalars.
+// homogeneous, for §3.4. Every thread of these launches runs the same instructions (branching only
+// on T and the level); the launches and their thread counts depend only on n, c and the device,
+// never on the scalars.
 #include <algorithm>
 
 #include "../ec/quad.cuh"

@@ -27,7 +27,8 @@
 //                   single_R) are whole: OUT(t_L), OUT(h_R).
 // After log2(P) levels the root OUTs h, and t unless single. Every thread runs one PADD, three
 // selects and two OUTs per level whatever the keys are (an OUT not taken, or of index 0, goes to a
-// sink): the data decide addresses, never the instruction stream; and every bucket reaching §5 is
+// sink; level d = 1 has none, its elements being single): the data decide addresses, never the
+// instruction stream; and every bucket reaching §5 is
 // written exactly once. An OUT overwrites its bucket: the bucket's first run in Alg. 4 started from
 // the bucket's earlier value (accumulate.cu ConstantTimeAcc), so s already holds it.
 #pragma once
