@@ -52,7 +52,6 @@ function checkLayout(p: ContextPlan, n: number): void {
     bufUsed: p.W * p.T * 4,
     bufIndex: p.W * p.slots * 4,
     buckets: p.W * p.M * p.xyzzBytes,
-    ctOuts: ct ? p.W * p.M * p.homogeneousBytes : 0,
     heavy: p.W * p.M * 16,
     heavyCount: 4,
     // the chunk level hands the rounds homogeneous points in every mode (reduce.cu)
@@ -185,6 +184,25 @@ describe.each(CURVE_NAMES)('%s', (curve: CurveName) => {
         while (l < logM && p.M / 2 ** (l + 1) >= counted) l++;
         expect(p.chunkLog).toBe(Math.max(l, Math.min(2, logM)));
         if (l < 2) raised++;
+        checkLayout(p, 2 ** log);
+      }
+    }
+    expect(raised).toBeGreaterThan(0);
+  });
+
+  // The constant-time mode's chunk level turns its XYZZ buckets homogeneous for §3.4's complete
+  // additions (cuda/msm/reduce.cu), so its plans always have one, where the count gives none too.
+  test('constant time: a chunk level at every size, otherwise the count\'s', () => {
+    let raised = 0;
+    for (const resident of [RESIDENT, 8 * BLOCK]) {
+      for (const log of [0, 1, 4, 10, 12, 14, 16, 20, 22]) {
+        const p = T().planContext(curve, 2 ** log, { accumulation: 'constant-time' }, 80 * GB, resident);
+        const buckets = p.levels ? 'levels' : p.sharedBuckets ? 'shared' : 'windows';
+        const q = T().planContext(curve, 2 ** log, { windowBits: p.c, buckets }, 80 * GB, resident);
+        expect(p.chunkLog).toBeGreaterThanOrEqual(1);
+        expect(p.chunkLog).toBeLessThanOrEqual(Math.log2(p.M));
+        if (q.M === p.M && q.W === p.W) expect(p.chunkLog).toBe(Math.max(q.chunkLog, 1));
+        if (q.chunkLog === 0) raised++;
         checkLayout(p, 2 ** log);
       }
     }

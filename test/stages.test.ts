@@ -683,6 +683,26 @@ describe('§3.4 layered reduction schedule (cuda/msm/reduce.cuh)', () => {
         }
     }
   });
+  // The constant-time mode's buckets all hold its blinding point R once (cuda/msm/aggregate.cu
+  // launch_clear_buckets), and the engine takes bucketWeights(c)·R off each window sum: the model's Q
+  // over buckets of 1 must be that count, for every chunk level and local rounds.
+  test('on integers, every bucket 1: Q = bucketWeights, the multiple of R the constant-time mode takes off', () => {
+    for (const shared of [false, true]) {
+      for (const c of [3, 4, 7, 10, 16, 21]) {
+        const logM = c - (shared ? 1 : 2);
+        const M = 2 ** logM;
+        let want = 0n;
+        for (let p = 0; p < M; p++) want += BigInt((shared ? 1 : 2) * p + 1);
+        expect(T().bucketWeights(c, shared)).toBe(want);
+        const ones = new BigUint64Array(M).fill(1n);
+        for (const l of new Set([0, 1, Math.min(4, logM), logM]))
+          for (const b of new Set([0, Math.min(2, logM - l)])) {
+            const got = T().reduceIntegers(c, ones, (b + l) % 2 === 1, l, b, shared);
+            check(got.q === want, () => `c=${c} shared=${shared} l=${l} b=${b}: Q ${got.q} ≠ ${want}`);
+          }
+      }
+    }
+  });
   test('block-local rounds: the first b rounds of each phase group by group, groups in either order', () => {
     for (const c of [3, 5, 9, 12, 15]) {
       const M = 2 ** (c - 2);

@@ -290,10 +290,10 @@ __device__ __noinline__ X add_exceptional(const X& s, const A& q) {
 // of its own, so whatever a run end computes, the warp runs lane by lane (converting there, the
 // kernel took 1.5–1.7× this one's time: bench/gpu-notes.md). So runs are stored as XYZZ, head pieces
 // (a run that goes on from the thread before) start from R too, and what R asks for is done in bulk
-// where every thread of a launch does the same (ct_aggregate.cu): R off the head slots before §5,
-// and off every bucket before §3.4. Buckets no run has written hold the unwritten mark
-// (ct_unwritten), so a later piece's run starts from R there and from the bucket's sum, even O,
-// elsewhere.
+// where every thread of a launch does the same (ct_aggregate.cu): R off the head slots before §5.
+// Every bucket starts as R (launch_clear_buckets), so a later piece's run starts from its bucket
+// whatever wrote it, each bucket holds R once when §3.4 reads it, and the engine takes the
+// reduction's multiple of R off the result once (engine.cu unblinding).
 template <class G, class Sum>
 struct ConstantTimeAcc {
   using A = AffineOf<G>;
@@ -310,12 +310,8 @@ struct ConstantTimeAcc {
 
   __device__ __forceinline__ void begin(uint32_t b, bool head) {
     const X r{blind.x, blind.y, F::one(), F::one()};
-    if (head || b == 0 || !later) {
-      s.set(r);
-    } else {
-      const X B = buckets[b - 1];
-      s.set(X::select(ct_unwritten(B), r, B));
-    }
+    if (head || b == 0 || !later) s.set(r);
+    else s.set(buckets[b - 1]);
   }
   __device__ __forceinline__ void add(uint32_t v, bool skip) {
     A p = table[size_t(value_exp(v, shift)) * n + value_point(v, shift)];

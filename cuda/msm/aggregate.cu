@@ -200,13 +200,14 @@ __global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_
   }
 }
 
-// O in every bucket (the constant-time mode: the unwritten mark, stages.cuh ct_unwritten, so that a
-// later piece's run starts from R there and ct_finish gives O): Alg. 4 and the aggregation write
-// only the buckets that have entries.
+// O in every bucket, or in the constant-time mode the blinding point R (accumulate.cu
+// ConstantTimeAcc: every bucket then holds R once, whichever runs wrote it, and the engine takes
+// the reduction's public multiple of R off its result): Alg. 4 and the aggregation write only the
+// buckets that have entries.
 template <class G>
 void launch_clear_buckets(const Workspace<G>& w, cudaStream_t s) {
   const size_t count = size_t(w.W) * w.M();
-  if (w.mode == Accumulation::constant_time) MSM_CUDA_CHECK(cudaMemsetAsync(w.buckets, 0xFF, count * sizeof(XyzzOf<G>), s));
+  if (w.mode == Accumulation::constant_time) launch_fill(w.buckets, count, XyzzOf<G>::from_affine(w.blind), s);
   else launch_fill_infinity(w.buckets, count, s);
 }
 

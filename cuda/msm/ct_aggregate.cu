@@ -9,10 +9,9 @@
 // Alg. 7, by a quad of lanes for G1, then three selects and two OUTs), all windows at once, the last
 // launch ending with ct_root per window. An OUT goes into its XYZZ bucket as XYZZ (3M + 1S), so
 // that each bucket holds R once, or one not taken into ct_runs, dead once ct_open has read it.
-// After a call's last piece launch_ct_finish takes R off every bucket (RCB Alg. 8) into ct_outs,
-// homogeneous, for §3.4. Every thread of these launches runs the same instructions (branching only
-// on T and the level); the launches and their thread counts depend only on n, c and the device,
-// never on the scalars.
+// §3.4 reads the buckets with their R (engine.cu takes its public multiple off the result). Every
+// thread of these launches runs the same instructions (branching only on T and the level); the
+// launches and their thread counts depend only on n, c and the device, never on the scalars.
 #include <algorithm>
 
 #include "../ec/quad.cuh"
@@ -134,20 +133,6 @@ __global__ void __launch_bounds__(kCtBlock) ct_open_kernel(Workspace<G> w) {
   }
 }
 
-// Every bucket less R into ct_outs, homogeneous (3M, then RCB Alg. 8); O where no run wrote it.
-template <class G>
-__global__ void __launch_bounds__(kCtBlock) ct_finish_kernel(Workspace<G> w) {
-  const size_t all = size_t(w.W) * w.M();
-  const AffineOf<G> minus_r = minus_blind(w);
-  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < all; i += size_t(gridDim.x) * blockDim.x) {
-    const XyzzOf<G> b = w.buckets[i];
-    const bool fresh = ct_unwritten(b);
-    HomOf<G> h = HomOf<G>::from_xyzz(XyzzOf<G>::select(fresh, XyzzOf<G>::infinity(), b));
-    HomOf<G>::add_into(h, minus_r, fresh);
-    w.ct_outs[i] = h;
-  }
-}
-
 // A bulk pass over `count` items, one thread each (a grid of at most the resident blocks' worth
 // would loop; these are one wave or a few at every size).
 template <class G>
@@ -182,15 +167,9 @@ void launch_ct_aggregate(const Workspace<G>& w, int device, cudaStream_t s) {
   }
 }
 
-template <class G>
-void launch_ct_finish(const Workspace<G>& w, cudaStream_t s) {
-  launch_ct_pass(ct_finish_kernel<G>, w, size_t(w.W) * w.M(), "ct_finish_kernel", s);
-}
-
 #define MSM_INSTANTIATE(G)                                                  \
   template void launch_ct_prepare<G>(const Workspace<G>&, cudaStream_t); \
-  template void launch_ct_aggregate<G>(const Workspace<G>&, int, cudaStream_t); \
-  template void launch_ct_finish<G>(const Workspace<G>&, cudaStream_t);
+  template void launch_ct_aggregate<G>(const Workspace<G>&, int, cudaStream_t);
 MSM_FOR_EACH_STAGE_CURVE(MSM_INSTANTIATE)
 #undef MSM_INSTANTIATE
 

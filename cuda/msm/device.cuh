@@ -129,31 +129,32 @@ unsigned resident_grid(K kernel, unsigned block, int device) {
   return unsigned(sms) * unsigned(blocks);
 }
 
-// O in `count` points, written word by word from a copy of O's words so that a warp's stores are
-// consecutive (a point per thread, 24 words apart at BLS12-381, ran at ~0.35 TB/s: 1.1 ms at 2^21
-// buckets, bench/gpu-notes.md).
+// `value` in `count` points (O: launch_fill_infinity), written word by word from a copy of its
+// words so that a warp's stores are consecutive (a point per thread, 24 words apart at BLS12-381,
+// ran at ~0.35 TB/s: 1.1 ms at 2^21 buckets, bench/gpu-notes.md).
 constexpr unsigned kFillBlock = 256;
 template <class P>
-__global__ void __launch_bounds__(kFillBlock) fill_infinity_kernel(uint64_t* __restrict__ words, uint32_t count) {
+__global__ void __launch_bounds__(kFillBlock) fill_kernel(uint64_t* __restrict__ words, uint32_t count, P value) {
   constexpr uint32_t K = sizeof(P) / 8;
   __shared__ uint64_t pattern[K];
-  if (threadIdx.x == 0) {
-    const P o = P::infinity();
-    memcpy(pattern, &o, sizeof(P));
-  }
+  if (threadIdx.x == 0) memcpy(pattern, &value, sizeof(P));
   __syncthreads();
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < count) words[i] = pattern[i % K];
 }
 template <class P>
-void launch_fill_infinity(P* points, size_t count, cudaStream_t s) {
+void launch_fill(P* points, size_t count, const P& value, cudaStream_t s) {
   static_assert(sizeof(P) % 8 == 0, "points of 64-bit words");
   const uint64_t words = uint64_t(count) * (sizeof(P) / 8);
   if (words == 0) return;
-  if (words >= (uint64_t(1) << 32)) throw EngineError("ERR_CUDA", "fill_infinity_kernel: too many words");
-  fill_infinity_kernel<P><<<blocks_for(words, kFillBlock), kFillBlock, 0, s>>>(reinterpret_cast<uint64_t*>(points),
-                                                                              uint32_t(words));
-  MSM_LAUNCH_CHECK("fill_infinity_kernel");
+  if (words >= (uint64_t(1) << 32)) throw EngineError("ERR_CUDA", "fill_kernel: too many words");
+  fill_kernel<P><<<blocks_for(words, kFillBlock), kFillBlock, 0, s>>>(reinterpret_cast<uint64_t*>(points),
+                                                                     uint32_t(words), value);
+  MSM_LAUNCH_CHECK("fill_kernel");
+}
+template <class P>
+void launch_fill_infinity(P* points, size_t count, cudaStream_t s) {
+  launch_fill(points, count, P::infinity(), s);
 }
 
 struct Stream {

@@ -33,6 +33,7 @@
 #include "device.cuh"
 #include "plan.hpp"
 #include "recode.cuh"
+#include "reduce.cuh"
 #include "stages.cuh"
 #include "tuning.hpp"
 
@@ -161,6 +162,7 @@ class CudaEngine final : public Engine {
     memory_.allocate(plan_.total);
     w_ = Workspace<G>::bind(plan_, memory_.get());
     w_.blind = blinding_point(pts);
+    if (opt.accumulation == Accumulation::constant_time) unblind_ = unblinding(w_.blind);
     for (int b = 0; b < 2; ++b) {
       staged_[b] = std::make_unique<Event>();
       consumed_[b] = std::make_unique<Event>();
@@ -246,7 +248,7 @@ class CudaEngine final : public Engine {
       prof_.report(plan_.n, std::chrono::duration<double, std::milli>(t1 - t0).count());
     }
     MSM_CUDA_CHECK(cudaStreamSynchronize(copy_stream_->s));
-    for (size_t k = 0; k < K; ++k) q[k] = combine_windows<G>(&sums[k * W], w_.W, w_.c);
+    for (size_t k = 0; k < K; ++k) q[k] = combine_windows<G>(&sums[k * W], w_.W, w_.c).add(unblind_);
   }
 
   // The caller's thread (the JS thread) at call time. Into a lent pinned buffer when one is free;
@@ -398,7 +400,7 @@ class CudaEngine final : public Engine {
     return false;
   }
 
-  // The buckets set to O on stream_ for the first piece that copy_uploading starts, before its
+  // The buckets set to O (R) on stream_ for the first piece that copy_uploading starts, before its
   // copy: off the path from the call to the device's first piece (27 µs at BN254 2^20).
   cudaError_t clear_first_piece() {
     try {
@@ -555,21 +557,15 @@ class CudaEngine final : public Engine {
   void run(const uint32_t* d_scalars, cudaEvent_t consumed, uint32_t from) {
     cudaStream_t s = stream_->s;
     run_piece(d_scalars, from, plan_.n - from, from > 0, consumed);
-    if (w_.mode == Accumulation::constant_time) {  // R off the XYZZ buckets, into ct_outs for §3.4
-      launch_ct_finish<G>(w_, s);
-      Workspace<G> r = w_;
-      r.buckets = reinterpret_cast<X*>(w_.ct_outs);
-      launch_reduce<G>(r, device_, s);
-    } else {
-      launch_reduce<G>(w_, device_, s);
-    }
+    launch_reduce<G>(w_, device_, s);
     prof_.mark("reduce", s);
   }
 
   // Alg. 3–5 on points [first, first + count) into the context's buckets: a later piece's added onto
   // them (Workspace::later: by Alg. 4 in the default and constant-time modes, whose runs start from
   // the bucket values, by Alg. 5 in the homogeneous one). Alg. 4 and 5 write only the buckets that
-  // have entries, so the first piece sets them all to O (unless `cleared`: clear_first_piece did).
+  // have entries, so the first piece sets them all to O, or R in the constant-time mode (unless
+  // `cleared`: clear_first_piece did).
   void run_piece(const uint32_t* d_scalars, uint32_t first, uint32_t count, bool later, cudaEvent_t consumed,
                  bool cleared = false) {
     cudaStream_t s = stream_->s;
@@ -607,11 +603,22 @@ class CudaEngine final : public Engine {
     return ec::blinding_point<G>(k);
   }
 
+  // −S·R, S the public multiple of R in the constant-time mode's result: each of a window's buckets
+  // starts as R (launch_clear_buckets) and ends holding it once, so Q_j holds Σ_p (a·p + 1)·R
+  // (reduce.cuh bucket_weights), and Q = Σ_j 2^(jc)·Q_j holds combine_windows' Horner sum of those.
+  // Once per context, on the host.
+  X unblinding(const A& r) const {
+    const uint64_t f = bucket_weights(w_.log_m(), !w_.plain());
+    const std::vector<X> each(size_t(w_.W), ec::scalar_mul(r, &f, 1));
+    return -combine_windows<G>(each.data(), w_.W, w_.c);
+  }
+
   CurveId id_;
   int device_;
   Plan plan_;
   DeviceBuffer<unsigned char> memory_;  // the plan's one allocation
   Workspace<G> w_;
+  X unblind_ = X::infinity();  // the constant-time mode's unblinding(R), added to every result; else O
   std::unique_ptr<Stream> stream_, copy_stream_;
   static constexpr size_t kSlice = size_t(1) << 20, kChunk = size_t(2) << 20;
   static constexpr size_t kOneDma = size_t(8) << 20, kFlow = size_t(128) << 10;  // stage_and_copy

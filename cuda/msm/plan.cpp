@@ -34,13 +34,17 @@ constexpr uint32_t kChunkThreadShare = 3;
 // points outweigh a chain of 6 additions (l = 1 also doubles the tree, over the chunk sums and their
 // rests, for two rounds fewer). From 2^18 buckets chunk_log_for gives l ≥ 3, the fastest there or
 // within 0.08 ms (bench/gpu-notes.md). window_cost prices chunk_log_for's level: the model's c at
-// 2^16–2^19 was fitted to measured times before this minimum, and is left as measured.
+// 2^16–2^19 was fitted to measured times before this minimum, and is left as measured. The
+// constant-time mode takes at least l = 1, forced or not: its chunk level is where each XYZZ bucket
+// becomes homogeneous for §3.4's complete additions (reduce.cu), ct_finish's pass over every bucket
+// before (bench/gpu-notes.md).
 constexpr int kMinSharedChunkLog = 2;
-int choose_chunk_log(uint32_t M, int W, uint32_t threads) {
+int choose_chunk_log(uint32_t M, int W, uint32_t threads, bool ct) {
   const int forced = environment().cuda_chunk_log;
   const int log_m = int(__builtin_ctz(M));
-  if (forced >= 0) return std::min(forced, log_m);
-  const int l = chunk_log_for(M, W, threads);
+  const int least = ct ? std::min(1, log_m) : 0;
+  if (forced >= 0) return std::max(std::min(forced, log_m), least);
+  const int l = std::max(chunk_log_for(M, W, threads), least);
   return W == 1 ? std::max(l, std::min(kMinSharedChunkLog, log_m)) : l;
 }
 
@@ -398,7 +402,7 @@ Plan make_plan(const PlanInput& in) {
   // at l = 5, 3.22 at 6, 4.33 at 7; bench/gpu-notes.md): the chunks' chains of 2L additions cost less
   // than the layered rounds over the points they remove until the chunk kernel runs short of warps.
   // window_cost prices this same level.
-  p.chunk_log = choose_chunk_log(p.M, p.W, std::max<uint32_t>(chunk_threads / kChunkThreadShare, 1));
+  p.chunk_log = choose_chunk_log(p.M, p.W, std::max<uint32_t>(chunk_threads / kChunkThreadShare, 1), ct);
   p.heavy_pieces = environment().cuda_heavy > 0 ? uint32_t(environment().cuda_heavy)
                    : p.levels                  ? kHeavyPiecesLevels
                                                : kHeavyPieces;
@@ -424,7 +428,6 @@ Plan make_plan(const PlanInput& in) {
   p.buf_used = l.take(W * T * 4);
   p.buf_index = l.take(W * S * 4);
   p.buckets = l.take(W * M * cv.xyzz);
-  p.ct_outs = l.take(ct ? W * M * cv.homogeneous : 0);
   p.heavy = l.take(W * M * 16);
   p.heavy_count = l.take(4);
   const size_t chunks = p.chunk_log > 0 ? W * (M >> p.chunk_log) : 0;

@@ -90,7 +90,6 @@ struct Plan {
   Region buf_offset, buf_used;  // [W·T] u32 (Alg. 4 buffer_offset, buffer_used)
   Region buf_index;     // [W·slots] u32 (Alg. 4 buffer_index)
   Region buckets;       // [W·M] XYZZ
-  Region ct_outs;       // constant time: [W·M] homogeneous, the buckets less R that §3.4 reads (else empty)
   Region heavy;         // [W·M] uint4: buckets left to the block-wide Alg. 5 path
   Region heavy_count;   // u32
   Region chunk_sums, chunk_rest;  // [W·M/2^l] each (l > 0): the chunk level's R_k and T_k, homogeneous
@@ -137,9 +136,10 @@ double window_cost(double n, int c, const DigitProfile& d, uint32_t resident, ui
 constexpr uint64_t kSharedBucketsFrom = uint64_t(1) << 16;
 // The chunk level l for W windows of M buckets, counting `threads` (PlanInput::chunk_threads):
 // chunk_log_for, which the cost model prices, and the level the plan runs (MSM_CUDA_CHUNK_LOG, else
-// chunk_log_for, at least 2 with one bucket set: plan.cpp kMinSharedChunkLog).
+// chunk_log_for, at least 2 with one bucket set: plan.cpp kMinSharedChunkLog; at least 1 in the
+// constant-time mode, `ct`).
 int chunk_log_for(uint32_t M, int W, uint32_t threads);
-int choose_chunk_log(uint32_t M, int W, uint32_t threads);
+int choose_chunk_log(uint32_t M, int W, uint32_t threads, bool ct);
 // Windows per radix sort for W windows of n entries (MSM_CUDA_SORT_GROUP, else sort_group_for), and
 // the most entries one sort may take (CUB's temporary storage holds a copy of them).
 constexpr uint64_t kMaxSortEntries = uint64_t(1) << 24;

@@ -11,8 +11,8 @@
 // G2's: chunk_kernel), and the rounds and window_sum run them by a quad of lanes (ec/quad.cuh: 3
 // dependent steps against add-2008-s's 4; G2's too since they are homogeneous: its reduce step, one
 // thread → a quad, BN254 2^16 0.852 → 0.568 ms, 2^20 1.503 → 1.244, BLS12-381 2^16 1.533 → 0.947,
-// 2^20 4.288 → 3.740), as the constant-time mode, whose buckets ct_finish hands it homogeneous,
-// runs them all (and there no step branches on O or equal operands). On one H200 (MSM_CUDA_PROFILE,
+// 2^20 4.288 → 3.740). The constant-time mode always has a chunk level (plan.cpp choose_chunk_log)
+// and turns G2's buckets on read too, so that no step there branches on O or equal operands. On one H200 (MSM_CUDA_PROFILE,
 // bench/gpu-notes.md), the reduce step with XYZZ rounds → homogeneous rounds: BLS12-381 2^20 0.889
 // → 0.784 ms, 2^22 1.182 → 1.069; BN254 2^22 0.548 → 0.542; then G1's XYZZ chunk sums → homogeneous
 // ones (chunk_kernel BN254 144 registers against 204, BLS12-381 208 without spill against 255
@@ -53,19 +53,18 @@ __device__ __forceinline__ void round_add(X* B, const Task& k) {
 // The chunk level (reduce.cuh, l > 0): thread (j, k) turns positions [kL, kL + L) of window j into
 // R_k and T_k. Every thread runs the same 2(L − 1) additions, so the grid is one even wave.
 // B: the buckets' type; X: the rounds' homogeneous type. XYZZ buckets of G1 are turned into X as
-// they are read and summed with RCB; BN254 G2's are summed in XYZZ (add-2008-s) and the two sums
-// turned: there RCB's additions and 3 Fp2 products a bucket cost more than they save (one H200, the
-// reduce step with G2's buckets turned on read against after: BN254 2^16 0.855 → 0.873 ms, 2^20
-// 1.515 → 1.575; bench/gpu-notes.md). BLS12-381 G2's chunks go by quads (chunk_quad_kernel).
-template <class B, class X>
+// they are read and summed with RCB (on_read); BN254 G2's are summed in XYZZ (add-2008-s) and the two
+// sums turned: there RCB's additions and 3 Fp2 products a bucket cost more than they save (one H200,
+// the reduce step with G2's buckets turned on read against after: BN254 2^16 0.855 → 0.873 ms, 2^20
+// 1.515 → 1.575; bench/gpu-notes.md), but not in the constant-time mode, where add-2008-s's branches
+// on O and equal operands would follow the data. BLS12-381 G2's chunks go by quads (chunk_quad_kernel).
+template <class B, class X, bool on_read>
 __global__ void __launch_bounds__(kRedBlock) chunk_kernel(const B* __restrict__ buckets, X* __restrict__ sums,
                                                           X* __restrict__ rest, int l, uint64_t chunks) {
   const uint64_t t = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= chunks) return;
   const B* const chunk = buckets + (t << l);
-  if constexpr (std::is_same_v<B, X>) {
-    chunk_sums(chunk, l, sums + t, rest + t);
-  } else if constexpr (!ff::is_fp2<typename X::field>) {
+  if constexpr (on_read) {
     chunk_sums(chunk, l, sums + t, rest + t, [](const B& p) { return X::from_xyzz(p); });
   } else {
     B r, u;
@@ -76,8 +75,7 @@ __global__ void __launch_bounds__(kRedBlock) chunk_kernel(const B* __restrict__ 
 
 // The chunk level of G2 over a 6-limb field (BLS12-381), a quad of lanes a chunk (ec/quad.cuh), with
 // the running sums s and t in shared memory: each XYZZ bucket turned into X by the quad
-// (from_xyzz_by_quad, 3M, into the quad's third slot; the constant-time mode's homogeneous buckets
-// added from where they are), then s += B_i, t += s by RCB Alg. 7 on the quad (add_to_by_quad).
+// (from_xyzz_by_quad, 3M, into the quad's third slot), then s += B_i, t += s by RCB Alg. 7 on the quad (add_to_by_quad).
 // One thread a chunk held s, t and the bucket in registers, 288 of them, and spilled at the 255
 // cap (3,720 B of spill stores; the constant-time kernel 1,888 B); by quads 248 registers, none
 // spilled. One H200, the reduce step at the plan's l, one thread → a quad: 2^16 0.95 → 0.78 ms, 2^18
@@ -99,12 +97,9 @@ __global__ void __launch_bounds__(kRedBlock) chunk_quad_kernel(const B* __restri
   const uint32_t L = 1u << l;
   // The bucket to add, where the quad reads it.
   const auto next = [&](uint32_t i) -> const X* {
-    if constexpr (std::is_same_v<B, X>) return chunk + i;
-    else {
-      ec::from_xyzz_by_quad(b, chunk + i);
-      __syncwarp(mask);
-      return b;
-    }
+    ec::from_xyzz_by_quad(b, chunk + i);
+    __syncwarp(mask);
+    return b;
   };
   const X* const top = next(L - 1);
   if (lane < 3) (&s->X)[lane] = (&top->X)[lane], (&t->X)[lane] = (&top->X)[lane];
@@ -257,8 +252,11 @@ __global__ void __launch_bounds__(kRedBlock, red_min_blocks(G::field::N, ff::is_
   }
 }
 
-template <class G, class B, class X>
+// X: the rounds' point type, HomOf<G> after a chunk level (which reads the XYZZ buckets), else the
+// buckets' XyzzOf<G>.
+template <class G, class X>
 void launch_reduce_on(const Workspace<G>& w, int device, cudaStream_t s) {
+  using B = XyzzOf<G>;
   int sms = 0, blocks = 0, coop = 0;
   MSM_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, device));
   if (!coop) throw EngineError("ERR_CUDA", "the device does not support cooperative launches");
@@ -272,12 +270,16 @@ void launch_reduce_on(const Workspace<G>& w, int device, cudaStream_t s) {
     if (in.l > 0) {
       const uint64_t chunks = uint64_t(w.W) << log_k;
       const unsigned grid = unsigned(((chunks << chunk_log_lanes<X>()) + kRedBlock - 1) / kRedBlock);
-      const B* const buckets = reinterpret_cast<const B*>(w.buckets);
+      const B* const buckets = w.buckets;
       if constexpr (chunk_log_lanes<X>() == 2) {
         chunk_quad_kernel<B, X><<<grid, kRedBlock, 0, s>>>(buckets, in.points, in.rest, in.l, chunks);
         MSM_LAUNCH_CHECK("chunk_quad_kernel");
       } else {
-        chunk_kernel<B, X><<<grid, kRedBlock, 0, s>>>(buckets, in.points, in.rest, in.l, chunks);
+        constexpr bool fp2 = ff::is_fp2<typename G::field>;
+        if (fp2 && w.mode == Accumulation::constant_time)
+          chunk_kernel<B, X, true><<<grid, kRedBlock, 0, s>>>(buckets, in.points, in.rest, in.l, chunks);
+        else
+          chunk_kernel<B, X, !fp2><<<grid, kRedBlock, 0, s>>>(buckets, in.points, in.rest, in.l, chunks);
         MSM_LAUNCH_CHECK("chunk_kernel");
       }
     }
@@ -299,9 +301,10 @@ void launch_reduce_on(const Workspace<G>& w, int device, cudaStream_t s) {
 
 template <class G>
 void launch_reduce(const Workspace<G>& w, int device, cudaStream_t s) {
-  if (w.mode == Accumulation::constant_time) launch_reduce_on<G, HomOf<G>, HomOf<G>>(w, device, s);
-  else if (w.chunk_log > 0) launch_reduce_on<G, XyzzOf<G>, HomOf<G>>(w, device, s);
-  else launch_reduce_on<G, XyzzOf<G>, XyzzOf<G>>(w, device, s);
+  if (w.chunk_log > 0) launch_reduce_on<G, HomOf<G>>(w, device, s);
+  else if (w.mode == Accumulation::constant_time)
+    throw EngineError("ERR_INTERNAL", "launch_reduce: the constant-time mode reduces after a chunk level");
+  else launch_reduce_on<G, XyzzOf<G>>(w, device, s);
 }
 
 #define MSM_INSTANTIATE(G) template void launch_reduce<G>(const Workspace<G>&, int, cudaStream_t);

@@ -125,4 +125,12 @@ MSM_HD MSM_INLINE X window_sum(const X& total, const X& bhat0, int l, bool odd, 
   return q;
 }
 
+// Σ_p (a·p + 1) over the M = 2^log_m positions: the multiple of a point every bucket of a window
+// holds (the constant-time mode's R, accumulate.cu ConstantTimeAcc) that Q_j holds; a·M(M − 1)/2 + M,
+// M² for odd digits. Below 2^45 for every window the plans take (M ≤ 2^22).
+MSM_HD MSM_INLINE uint64_t bucket_weights(int log_m, bool odd) {
+  const uint64_t M = uint64_t(1) << log_m;
+  return odd ? M * M : M * (M + 1) / 2;
+}
+
 }  // namespace msm::gpu

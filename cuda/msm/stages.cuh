@@ -43,19 +43,6 @@ using XyzzOf = ec::XYZZ<typename G::field>;
 template <class G>
 using HomOf = ec::HomogeneousOf<G>;
 
-// The constant-time mode's mark of a bucket no run has written (launch_clear_buckets: every byte
-// 0xFF): a ZZ whose top word is all ones, which no field element below 2^(64N) − 2^(64(N−1)) can
-// have (every curve's p, and the coordinates the products reduce to [0, p)). A select, not a
-// branch, decides what follows from it.
-template <class F>
-MSM_HD MSM_INLINE bool ct_marked(const F& z) {
-  return reinterpret_cast<const uint64_t*>(&z)[sizeof(F) / 8 - 1] == ~uint64_t(0);
-}
-template <class F>
-MSM_HD MSM_INLINE bool ct_unwritten(const ec::XYZZ<F>& b) {
-  return ct_marked(b.ZZ);
-}
-
 // The kernels' view of one context (passed by value to every launch): the plan's sizes and the
 // device pointers of its buffers, all inside the one allocation that plan.hpp lays out.
 template <class G>
@@ -83,7 +70,7 @@ struct Workspace {
   uint32_t heavy_pieces = 0;  // Plan::heavy_pieces
   int sort_group = 1;  // g: windows per radix sort (sort.cu)
   // constant_time: the context's blinding point R (ec/blinding.hpp): every run of Alg. 4 starts from
-  // R or from a bucket that holds it (accumulate.cu ConstantTimeAcc).
+  // R or from a bucket that holds it (accumulate.cu ConstantTimeAcc), and every bucket starts as R.
   A blind{};
   const A* table = nullptr;                // [(τ+1)·n]: table[h·n + i] = 2^h·P_i (plain shared buckets: 2^(hc)·P_i)
   const uint32_t* recode_table = nullptr;  // [2^c + 1]: k̂ (the packed ODD|EXP|SIGN digit of Fig. 3) per t
@@ -100,7 +87,6 @@ struct Workspace {
   uint32_t* buf_index = nullptr;   // [W·slots()] Alg. 4 buffer_index (constant_time: [W·P])
   uint32_t* buf_used = nullptr;    // [W·T] Alg. 4 buffer_used (default mode: the split bucket each starts)
   X* buckets = nullptr;            // [W·M]; a later piece adds onto them
-  HomOf<G>* ct_outs = nullptr;     // constant_time: [W·M] the buckets less R as §3.4 reads them (ct_finish)
   uint4* heavy = nullptr;          // [W·M] buckets left to the block-wide path: {j·M + p, t0, t1, 0}
   uint32_t* heavy_count = nullptr;
   X* chunk_sums = nullptr;         // [W·M/2^l] R_k of the chunk level (l > 0), of HomOf<G> (reduce.cu)
@@ -143,7 +129,6 @@ struct Workspace {
     w.buf_used = static_cast<uint32_t*>(at(p.buf_used));
     w.buckets = static_cast<X*>(at(p.buckets));
     w.ct_runs = static_cast<X*>(at(p.ct_runs));
-    w.ct_outs = static_cast<HomOf<G>*>(at(p.ct_outs));
     w.heavy = static_cast<uint4*>(at(p.heavy));
     w.heavy_count = static_cast<uint32_t*>(at(p.heavy_count));
     w.chunk_sums = static_cast<X*>(at(p.chunk_sums));
@@ -179,25 +164,22 @@ void launch_accumulate(const Workspace<G>& w, cudaStream_t s);
 
 // aggregate.cu: the split buckets of the default mode's direct Alg. 4, else Alg. 5 (light buckets per
 // thread, heavy ones per block); launch_clear_buckets puts O in every bucket (the constant-time
-// mode: the unwritten mark, ct_unwritten) before a call's first piece (Alg. 4 and the aggregation
-// write only the buckets that have entries).
+// mode: the blinding point R) before a call's first piece (Alg. 4 and the aggregation write only the
+// buckets that have entries).
 template <class G>
 void launch_aggregate(const Workspace<G>& w, int device, cudaStream_t s);
 template <class G>
 void launch_clear_buckets(const Workspace<G>& w, cudaStream_t s);
 
 // ct_aggregate.cu: §5 — ct_prepare before Alg. 4 (O in the run slots, index 0), ct_aggregate after
-// (R off the head runs, the tree, its outputs into the buckets);
-// ct_finish after a call's last piece: R off every bucket, into ct_outs as homogeneous points.
+// (R off the head runs, the tree, its outputs into the buckets).
 template <class G>
 void launch_ct_prepare(const Workspace<G>& w, cudaStream_t s);
 template <class G>
 void launch_ct_aggregate(const Workspace<G>& w, int device, cudaStream_t s);
-template <class G>
-void launch_ct_finish(const Workspace<G>& w, cudaStream_t s);
 
-// reduce.cu: the chunk level, then §3.4 in one cooperative launch → window_sums (constant_time: on
-// HomOf<G> buckets, ct_finish's, which the engine passes as w.buckets).
+// reduce.cu: the chunk level, then §3.4 in one cooperative launch → window_sums (constant_time: each
+// holding its buckets' public multiple of R, bucket_weights in reduce.cuh).
 template <class G>
 void launch_reduce(const Workspace<G>& w, int device, cudaStream_t s);
 

@@ -111,7 +111,6 @@ Napi::Value plan_context(const Napi::CallbackInfo& cb) {
   put("bufUsed", p.buf_used);
   put("bufIndex", p.buf_index);
   put("buckets", p.buckets);
-  put("ctOuts", p.ct_outs);
   put("heavy", p.heavy);
   put("heavyCount", p.heavy_count);
   put("chunkSums", p.chunk_sums);

@@ -536,6 +536,14 @@ Napi::Value reduce_integers(const Napi::CallbackInfo& cb) {
   return o;
 }
 
+// bucketWeights(c, shared) → Σ_p (a·p + 1) over the window's positions (reduce.cuh bucket_weights):
+// the multiple of R in each window sum of the constant-time mode, whose buckets all hold R once.
+Napi::Value bucket_weights_of(const Napi::CallbackInfo& cb) {
+  const int c = window_arg(cb, 0);
+  const bool shared = cb.Length() > 1 && cb[1].ToBoolean();
+  return Napi::BigInt::New(cb.Env(), gpu::bucket_weights(gpu::log2_buckets(c, shared), !shared));
+}
+
 }  // namespace
 
 void register_stages(Napi::Object t) {
@@ -553,6 +561,7 @@ void register_stages(Napi::Object t) {
   t.Set("accumulateDirect", Napi::Function::New(env, accumulate_direct, "accumulateDirect"));
   t.Set("reduceSchedule", Napi::Function::New(env, reduce_schedule, "reduceSchedule"));
   t.Set("reduceIntegers", Napi::Function::New(env, reduce_integers, "reduceIntegers"));
+  t.Set("bucketWeights", Napi::Function::New(env, bucket_weights_of, "bucketWeights"));
 }
 
 }  // namespace msm::testing

@@ -28,7 +28,6 @@ export interface PlanRegions {
   bufUsed: [number, number];
   bufIndex: [number, number];
   buckets: [number, number];
-  ctOuts: [number, number]; // constant time only (else 0 bytes)
   heavy: [number, number];
   heavyCount: [number, number];
   bhat1: [number, number];
@@ -102,6 +101,7 @@ export interface TestingAddon {
   reduceSchedule(c: number): { layered: Uint32Array; tree: Uint32Array };
   // shared: 2^(c−1) plain buckets, Q = Σ (p+1)·B_p (else 2^(c−2) odd ones, Q = Σ (2p+1)·B_p)
   reduceIntegers(c: number, buckets: BigUint64Array, reverse: boolean, chunkLog?: number, localRounds?: number, shared?: boolean): { suffix: BigUint64Array; bhat1: bigint; total: bigint; q: bigint };
+  bucketWeights(c: number, shared?: boolean): bigint;
   // stages_ct.cpp: §5 and the complete formulas
   // start: the buckets of a call's earlier pieces (Workspace::later), which the runs start from
   accumulateCt(
