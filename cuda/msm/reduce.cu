@@ -11,14 +11,14 @@
 // G2's: chunk_kernel), and the rounds and window_sum run them by a quad of lanes (ec/quad.cuh: 3
 // dependent steps against add-2008-s's 4; G2's too since they are homogeneous: its reduce step, one
 // thread → a quad, BN254 2^16 0.852 → 0.568 ms, 2^20 1.503 → 1.244, BLS12-381 2^16 1.533 → 0.947,
-// 2^20 4.288 → 3.740). The constant-time mode always has a chunk level (plan.cpp choose_chunk_log)
-// and turns G2's buckets on read too, so that no step there branches on O or equal operands. On one H200 (MSM_CUDA_PROFILE,
-// bench/gpu-notes.md), the reduce step with XYZZ rounds → homogeneous rounds: BLS12-381 2^20 0.889
-// → 0.784 ms, 2^22 1.182 → 1.069; BN254 2^22 0.548 → 0.542; then G1's XYZZ chunk sums → homogeneous
-// ones (chunk_kernel BN254 144 registers against 204, BLS12-381 208 without spill against 255
-// spilling 216 B): BN254 2^20 0.398 → 0.391, 2^22 0.540 → 0.522, 2^24 1.465 → 1.416; BLS12-381 2^20
-// 0.784 → 0.767, 2^22 1.067 → 1.038, 2^24 2.944 → 2.818. Without a chunk level (l = 0: windows of
-// their own at small n) the rounds add the XYZZ buckets in place (add-2008-s, the doubling
+// 2^20 4.288 → 3.740). The constant-time mode always has a chunk level (plan.cpp choose_chunk_log) and
+// turns G2's buckets on read too, so that no step there branches on O or equal operands. On one H200
+// (MSM_CUDA_PROFILE, bench/gpu-notes.md), the reduce step with XYZZ rounds → homogeneous rounds:
+// BLS12-381 2^20 0.889 → 0.784 ms, 2^22 1.182 → 1.069; BN254 2^22 0.548 → 0.542; then G1's XYZZ chunk
+// sums → homogeneous ones (chunk_kernel BN254 144 registers against 204, BLS12-381 208 without spill
+// against 255 spilling 216 B): BN254 2^20 0.398 → 0.391, 2^22 0.540 → 0.522, 2^24 1.465 → 1.416;
+// BLS12-381 2^20 0.784 → 0.767, 2^22 1.067 → 1.038, 2^24 2.944 → 2.818. Without a chunk level (l = 0:
+// windows of their own at small n) the rounds add the XYZZ buckets in place (add-2008-s, the doubling
 // dbl-2008-s-1).
 #include <algorithm>
 #include <type_traits>
@@ -75,7 +75,8 @@ __global__ void __launch_bounds__(kRedBlock) chunk_kernel(const B* __restrict__ 
 
 // The chunk level of G2 over a 6-limb field (BLS12-381), a quad of lanes a chunk (ec/quad.cuh), with
 // the running sums s and t in shared memory: each XYZZ bucket turned into X by the quad
-// (from_xyzz_by_quad, 3M, into the quad's third slot), then s += B_i, t += s by RCB Alg. 7 on the quad (add_to_by_quad).
+// (from_xyzz_by_quad, 3M, into the quad's third slot), then s += B_i, t += s by RCB Alg. 7 on the
+// quad (add_to_by_quad).
 // One thread a chunk held s, t and the bucket in registers, 288 of them, and spilled at the 255
 // cap (3,720 B of spill stores; the constant-time kernel 1,888 B); by quads 248 registers, none
 // spilled. One H200, the reduce step at the plan's l, one thread → a quad: 2^16 0.95 → 0.78 ms, 2^18
