@@ -596,11 +596,28 @@ describe('§5 constant-time aggregation (cuda/msm/ct_aggregate.cuh) beyond the s
     const index = Uint32Array.from([1, 3, 0, 3, 4, 0, 0, 0]);
     const buffer = BigUint64Array.from([1n, 2n, 0n, 4n, 8n, 0n, 0n, 0n]);
     expect(() => T().ctAggregate(index, buffer, 4, 128, 396, index.length)).toThrow(/bucket 3 written 2 times/);
-    // and a block left out past `live` that holds more than padding (one-thread blocks: [4, 6) is one)
-    const live = Uint32Array.from([1, 1, 2, 2, 3, 3, 0, 0]);
-    const sums = BigUint64Array.from([1n, 2n, 4n, 8n, 16n, 32n, 0n, 0n]);
-    expect(() => T().ctAggregate(live, sums, 4, 1, 1000, 4)).toThrow(/leaves out would have changed the tree/);
-    expect(Array.from(T().ctAggregate(live, sums, 4, 1, 1000, 6).buckets)).toEqual([3n, 12n, 48n, 0n]);
+    // and slots past `live` that hold more than padding: ct_open's level 1 leaves out the pair [4, 6)
+    const live = Uint32Array.from([1, 1, 2, 3, 3, 3, 0, 0]);
+    const sums = BigUint64Array.from([1n, 0n, 4n, 8n, 16n, 0n, 0n, 0n]);
+    expect(() => T().ctAggregate(live, sums, 4, 1, 1000, 4)).toThrow(/ct_open leaves out would have changed the tree/);
+    expect(Array.from(T().ctAggregate(live, sums, 4, 1, 1000, 6).buckets)).toEqual([1n, 4n, 24n, 0n]);
+    // and the first launch, one-thread blocks over 16 slots, the blocks past [0, 4)
+    const spread = Uint32Array.from([1, 2, 3, 3, 4, 5, ...new Array(10).fill(0)]);
+    const parts = BigUint64Array.from([1n, 2n, 4n, 0n, 8n, 16n, ...new Array(10).fill(0n)]);
+    expect(() => T().ctAggregate(spread, parts, 5, 1, 1000, 4)).toThrow(/a block the launch leaves out would have changed the tree/);
+    expect(Array.from(T().ctAggregate(spread, parts, 5, 1, 1000, 6).buckets)).toEqual([1n, 2n, 4n, 8n, 16n, 0n, 0n, 0n]);
+  });
+  test('level 1 without its addition (ct_first_level) needs a tail of O where the keys are equal, as Alg. 4 leaves it', () => {
+    // a thread's two slots of one key, both non-O: not Alg. 4's layout, and ct_pair's sum would differ
+    const index = Uint32Array.from([1, 1, 2, 0, 0, 0, 0, 0]);
+    expect(() => T().ctAggregate(index, BigUint64Array.from([1n, 2n, 4n, 0n, 0n, 0n, 0n, 0n]), 4, 128, 396, 8)).toThrow(
+      /level 1 without its addition differs from ct_pair's at slot 0/,
+    );
+    // and where index 0 follows a key (zero digits only precede keys in Alg. 4's layout), a non-O tail
+    expect(() => T().ctAggregate(index, BigUint64Array.from([1n, 0n, 4n, 8n, 0n, 0n, 0n, 0n]), 4, 128, 396, 8)).toThrow(
+      /level 1 without its addition differs from ct_pair's at slot 2/,
+    );
+    expect(Array.from(T().ctAggregate(index, BigUint64Array.from([1n, 0n, 4n, 0n, 0n, 0n, 0n, 0n]), 4, 128, 396, 8).buckets)).toEqual([1n, 4n, 0n, 0n]);
   });
 });
 

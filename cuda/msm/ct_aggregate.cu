@@ -4,7 +4,7 @@
 // Alg. 4: O in the XYZZ run slots, index 0 in every window's padded slots.
 // launch_ct_aggregate, after it: ct_open takes R off the head runs (a run that goes on from the
 // thread before, whose R its bucket's earlier piece carries) and writes the slots homogeneous into
-// the §5 buffer; then the levels, several per launch (ct_launch_last), over the blocks that hold
+// the §5 buffer as level 1's nodes (ct_first_level); then the other levels, several per launch (ct_launch_last), over the blocks that hold
 // Alg. 4's slots (ct_launch_blocks), each pair of nodes run by ct_pair (one complete addition, RCB
 // Alg. 7, by a quad of lanes for G1, then three selects and two OUTs), all windows at once, the last
 // launch ending with ct_root per window. An OUT goes into its XYZZ bucket as XYZZ (3M + 1S), so
@@ -108,8 +108,10 @@ __device__ __forceinline__ AffineOf<G> minus_blind(const Workspace<G>& w) {
 // Alg. 4 thread tid's two slots of window j's §5 buffer from its XYZZ runs there (3M each), the
 // head slot 2·tid less R (11M + 2m_3b, kept by select) where the thread's span starts inside its
 // first key's run (accumulate_thread_ct's `head`, read from the keys): one thread per Alg. 4 thread,
-// as the tail slot never carries a second R. The padding past the 2T slots Alg. 4 wrote is stored O
-// without arithmetic: which slots those are depends on T alone.
+// as the tail slot never carries a second R. The two slots leave as the node of §5's level 1
+// (ct_first_level: a select, no addition), so the rounds start at kCtFirstDistance. The padding past
+// the 2T slots Alg. 4 wrote is stored O without arithmetic (index 0 there: level 1 leaves it as it
+// is): which slots those are depends on T alone.
 template <class G>
 __global__ void __launch_bounds__(kCtBlock) ct_open_kernel(Workspace<G> w) {
   const uint32_t half = w.ct_padded() / 2, count = w.entries();
@@ -129,7 +131,7 @@ __global__ void __launch_bounds__(kCtBlock) ct_open_kernel(Workspace<G> w) {
     HomOf<G> h = HomOf<G>::from_xyzz(w.ct_runs[slot]);
     HomOf<G>::add_into(h, minus_r, !head);
     out[0] = h;
-    out[1] = HomOf<G>::from_xyzz(w.ct_runs[slot + 1]);
+    out[1] = ct_first_level(w.buf_index + size_t(j) * 2 * half, 2 * tid, h, HomOf<G>::from_xyzz(w.ct_runs[slot + 1]));
   }
 }
 
@@ -158,7 +160,7 @@ void launch_ct_aggregate(const Workspace<G>& w, int device, cudaStream_t s) {
   launch_ct_pass(ct_open_kernel<G>, w, size_t(w.W) * (P / 2), "ct_open_kernel", s);
   const uint32_t resident =
       std::max(1u, resident_grid(ct_rounds_kernel<G>, ct_block_threads<G>(), device) / unsigned(w.W));
-  for (uint32_t d0 = 1; d0 <= P / 2;) {
+  for (uint32_t d0 = kCtFirstDistance; d0 <= P / 2;) {
     const uint32_t d1 = ct_launch_last(d0, P, kCtBlock, resident, 2 * w.T);
     ct_rounds_kernel<G>
         <<<dim3(ct_launch_blocks(P, d1, 2 * w.T), unsigned(w.W)), ct_block_threads<G>(), 0, s>>>(w, d0, d1);

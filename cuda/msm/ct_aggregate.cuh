@@ -124,6 +124,23 @@ MSM_HD MSM_INLINE void ct_pair(P* buf, uint32_t* index, uint32_t base, uint32_t 
   if (op.lead()) index[base + d] = kl2 == 0 ? kl1 : kl2;
 }
 
+// Level d = 1 over Alg. 4 thread tid's two slots (base = 2·tid), h and t its head and tail points,
+// without ct_pair's addition: the slots' keys are "equal" only where the thread holds one run (its
+// tail slot O with the head's key; accumulate_thread_ct) or none but zero digits (tail index 0, O),
+// so that s = h + t is h wherever ct_pair would select it. The node is then h at base and, at
+// base + 1, h where single over both slots and t otherwise; this returns the latter and stores the
+// node's last key as ct_pair does. Same instructions whatever the keys (a select, no branch), and
+// one complete addition a pair less: level 1 holds half of §5's pairs (ct_aggregate.cu ct_open).
+// test/native/stages_ct.cpp runs it beside ct_pair at d = 1 on every layout it builds.
+template <class P>
+MSM_HD MSM_INLINE P ct_first_level(uint32_t* index, uint32_t base, const P& h, const P& t) {
+  const uint32_t kh = index[base], kt = index[base + 1];
+  index[base + 1] = kt == 0 ? kh : kt;
+  return P::select(ct_eq(kh, kt) != 0, h, t);
+}
+// The distance §5's launches start from: level 1 is ct_first_level's, in ct_open.
+constexpr uint32_t kCtFirstDistance = 2;
+
 // The root (h at 0, t at P/2): OUT(h), and OUT(t) unless single.
 template <class P, class Outs, class Op = WholePoints>
 MSM_HD MSM_INLINE void ct_root(P* buf, uint32_t* index, uint32_t half, Outs outs, Op op = {}) {
@@ -139,7 +156,8 @@ MSM_HD MSM_INLINE int ct_rounds(uint32_t padded) {
   return r;
 }
 
-// The levels in launches (ct_aggregate.cu). A launch runs distances d0, 2·d0, …, d1, its block b
+// The levels in launches (ct_aggregate.cu), the first from kCtFirstDistance. A launch runs distances
+// d0, 2·d0, …, d1, its block b
 // owning the elements [2·d1·b, 2·d1·(b + 1)), which hold d1/d pairs at distance d (its `block`
 // workers, a thread or a quad of lanes each, take them in turn), with a barrier of the block between
 // its levels; the next launch starts at 2·d1. A level's pairs lie inside one block's elements up to
@@ -148,8 +166,8 @@ MSM_HD MSM_INLINE int ct_rounds(uint32_t padded) {
 // in its first (d1 = d0·block), more where the blocks it runs (ct_launch_blocks: those holding any of
 // the `live` elements) would not all be resident at once (`resident`: a second wave would repeat
 // every level), and the last launch takes every remaining level once its first has at most two
-// pairs a worker, ending with ct_root. For 2^17 live of P = 2^18 and 128 workers: d = 1 … 256 at 396
-// resident blocks, 1 … 512 at 132 (G1's quads on an H100: one block of 512 threads an SM), then the
+// pairs a worker, ending with ct_root. For 2^17 live of P = 2^18 and 128 workers: d = 2 … 256 at 396
+// resident blocks, 2 … 512 at 132 (G1's quads on an H100: one block of 512 threads an SM), then the
 // rest.
 MSM_HD MSM_INLINE uint32_t ct_launch_blocks(uint32_t padded, uint32_t d1, uint32_t live);
 MSM_HD MSM_INLINE uint32_t ct_launch_last(uint32_t d0, uint32_t padded, uint32_t block, uint32_t resident,

@@ -98,9 +98,10 @@ Napi::Value accumulate_ct(const Napi::CallbackInfo& cb) {
 }
 
 // ctAggregate(index, buffer, c, block, resident, live) → { buckets, written }: bucket p (= index p +
-// 1) after the §5 levels as ct_aggregate.cu launches them with `block` threads a block and `resident`
-// blocks at once (ct_launch_last, ct_launch_base; block a power of two), over the blocks that hold
-// the first `live` elements (ct_launch_blocks), and how often each bucket was written. Every pair
+// 1) after §5's level 1 as ct_open runs it (ct_first_level) and the other levels as ct_aggregate.cu
+// launches them with `block` threads a block and `resident` blocks at once (ct_launch_last,
+// ct_launch_base; block a power of two), over the blocks that hold the first `live` elements
+// (ct_launch_blocks), and how often each bucket was written. Every pair
 // with an element below `live` must be run exactly once, a pair left out must hold O and index 0
 // only, and a bucket written twice throws (a run cut in two would lose one of its parts).
 Napi::Value ct_aggregate(const Napi::CallbackInfo& cb) {
@@ -146,8 +147,26 @@ Napi::Value ct_aggregate(const Napi::CallbackInfo& cb) {
   std::vector<uint32_t> ran(gpu::ct_rounds(P), 0);
   std::vector<std::vector<uint8_t>> done(ran.size());
   for (size_t r = 0; r < ran.size(); ++r) done[r].assign(P / (2u << r), 0);
+  // Level 1 as ct_open runs it: ct_first_level on the pairs of live slots (ct_open's Alg. 4 threads),
+  // which must leave every slot and index as ct_pair's addition at d = 1 would (it assumes a tail of
+  // O wherever the two keys are "equal", as Alg. 4's layout has it); past `live` ct_open stores
+  // padding without either, so ct_pair must change nothing there.
+  {
+    std::vector<uint32_t> index1 = index;
+    std::vector<IntPoint> buf1 = buf;
+    for (uint32_t base = 0; base < P; base += 2) {
+      gpu::ct_pair(buf1.data(), index1.data(), base, 1, outs);
+      if (base < live) buf[base + 1] = gpu::ct_first_level(index.data(), base, buf[base], buf[base + 1]);
+      const bool same = buf[base].v == buf1[base].v && buf[base + 1].v == buf1[base + 1].v &&
+                        index[base + 1] == index1[base + 1];
+      if (!same && base < live) fail(cb.Env(), "level 1 without its addition differs from ct_pair's at slot " + std::to_string(base));
+      if (!same) fail(cb.Env(), "a pair ct_open leaves out would have changed the tree (slot " + std::to_string(base) + ")");
+    }
+    ran[0] = P / 2;
+    done[0].assign(P / 2, 1);
+  }
   bool finished = false;
-  for (uint32_t d0 = 1; d0 <= P / 2;) {
+  for (uint32_t d0 = gpu::kCtFirstDistance; d0 <= P / 2;) {
     const uint32_t d1 = gpu::ct_launch_last(d0, P, block, resident, live);
     if (d1 < d0 || d1 > P / 2 || (d1 & (d1 - 1))) fail(cb.Env(), "a launch ending outside the levels");
     // The blocks the launch leaves out are run too, and must change nothing (their elements and every
