@@ -8,7 +8,10 @@
 // Alg. 4's slots (ct_launch_blocks), each pair of nodes run by ct_pair (one complete addition, RCB
 // Alg. 7, by a quad of lanes for G1, then three selects and two OUTs), all windows at once, the last
 // launch ending with ct_root per window. An OUT goes into its XYZZ bucket as XYZZ (3M + 1S), so
-// that each bucket holds R once, or one not taken into ct_runs, dead once ct_open has read it.
+// that each bucket holds R once, or one not taken into ct_runs, dead once ct_open has read it; from
+// distance ds on (where a launch holds at most a pair a worker, each level waiting on one pair's
+// chain) the OUTs are staged in the buffer as they are, and ct_put_kernel converts and stores them
+// all at once after the last launch.
 // §3.4 reads the buckets with their R (engine.cu takes its public multiple off the result). Every
 // thread of these launches runs the same instructions (branching only on T and the level); the
 // launches and their thread counts depend only on n, c and the device, never on the scalars.
@@ -75,28 +78,46 @@ struct QuadPart {
 };
 
 // Levels d0 … d1 (ct_aggregate.cuh ct_launch_last / ct_launch_base); the block barrier makes one
-// level's writes visible to the next (global memory, within the block). The last launch has one
-// block per window, which ends with ct_root. A pair's lanes are consecutive threads, so the loop's
+// level's writes visible to the next (global memory, within the block). From distance ds on the
+// OUTs are staged (StagedOuts), below it they go to their targets. The last launch has one block per
+// window, which ends with ct_root, staged too. A pair's lanes are consecutive threads, so the loop's
 // bound is uniform over them.
 template <class G>
-__global__ void __launch_bounds__(ct_block_threads<G>()) ct_rounds_kernel(Workspace<G> w, uint32_t d0, uint32_t d1) {
+__global__ void __launch_bounds__(ct_block_threads<G>())
+    ct_rounds_kernel(Workspace<G> w, uint32_t d0, uint32_t d1, uint32_t ds) {
   constexpr int L = ct_log_lanes<G>();
   const uint32_t j = blockIdx.y;
   const uint32_t P = w.ct_padded();
   HomOf<G>* const buf = w.ct_buffer() + size_t(j) * P;
   uint32_t* const index = w.buf_index + size_t(j) * P;
+  const auto pair = [&](uint32_t base, uint32_t d, auto outs) {
+    if constexpr (L == 2) ct_pair(buf, index, base, d, outs, QuadPart{threadIdx.x & 3u});
+    else ct_pair(buf, index, base, d, outs);
+  };
   for (uint32_t d = d0; d <= d1; d <<= 1) {
+    const bool staged = d >= ds;  // uniform over the launch
     for (uint32_t k = threadIdx.x >> L; k < d1 / d; k += kCtBlock) {
       const uint32_t base = ct_launch_base(blockIdx.x, k, d, d1);
-      if constexpr (L == 2) ct_pair(buf, index, base, d, window_outs(w, j), QuadPart{threadIdx.x & 3u});
-      else ct_pair(buf, index, base, d, window_outs(w, j));
+      if (staged) pair(base, d, staged_outs(buf, index, d, P));
+      else pair(base, d, window_outs(w, j));
     }
     __syncthreads();
   }
   if (d1 == P / 2 && threadIdx.x < (1u << L)) {
-    if constexpr (L == 2) ct_root(buf, index, P / 2, window_outs(w, j), QuadPart{threadIdx.x});
-    else ct_root(buf, index, P / 2, window_outs(w, j));
+    if constexpr (L == 2) ct_root(buf, index, P / 2, staged_outs(buf, index, P, P), QuadPart{threadIdx.x});
+    else ct_root(buf, index, P / 2, staged_outs(buf, index, P, P));
   }
+}
+
+// The staged OUTs to their buckets or sinks (ct_aggregate.cuh ct_put_pair): one thread a pair of
+// records, each turned XYZZ (Homogeneous::to_xyzz, 3M + 1S) whether taken or not.
+template <class G>
+__global__ void __launch_bounds__(kCtBlock) ct_put_kernel(Workspace<G> w, uint32_t ds) {
+  const uint32_t P = w.ct_padded(), pairs = ct_staged_pairs(P, ds);
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= size_t(w.W) * pairs) return;
+  const uint32_t j = uint32_t(i / pairs), h = uint32_t(i % pairs);
+  ct_put_pair(w.ct_buffer() + size_t(j) * P, w.buf_index + size_t(j) * P, P, 2 * w.T, h, window_outs(w, j));
 }
 
 // −R, for RCB Alg. 8 (complete for every p and the affine −R ≠ O).
@@ -160,13 +181,17 @@ void launch_ct_aggregate(const Workspace<G>& w, int device, cudaStream_t s) {
   launch_ct_pass(ct_open_kernel<G>, w, size_t(w.W) * (P / 2), "ct_open_kernel", s);
   const uint32_t resident =
       std::max(1u, resident_grid(ct_rounds_kernel<G>, ct_block_threads<G>(), device) / unsigned(w.W));
+  const uint32_t ds = ct_stage_from(P, kCtBlock, resident, 2 * w.T);
   for (uint32_t d0 = kCtFirstDistance; d0 <= P / 2;) {
     const uint32_t d1 = ct_launch_last(d0, P, kCtBlock, resident, 2 * w.T);
     ct_rounds_kernel<G>
-        <<<dim3(ct_launch_blocks(P, d1, 2 * w.T), unsigned(w.W)), ct_block_threads<G>(), 0, s>>>(w, d0, d1);
+        <<<dim3(ct_launch_blocks(P, d1, 2 * w.T), unsigned(w.W)), ct_block_threads<G>(), 0, s>>>(w, d0, d1, ds);
     MSM_LAUNCH_CHECK("ct_rounds_kernel");
     d0 = 2 * d1;
   }
+  const size_t puts = size_t(w.W) * ct_staged_pairs(P, ds);
+  ct_put_kernel<G><<<unsigned((puts + kCtBlock - 1) / kCtBlock), kCtBlock, 0, s>>>(w, ds);
+  MSM_LAUNCH_CHECK("ct_put_kernel");
 }
 
 #define MSM_INSTANTIATE(G)                                                  \

@@ -27,10 +27,11 @@
 //                   single_R) are whole: OUT(t_L), OUT(h_R).
 // After log2(P) levels the root OUTs h, and t unless single. Every thread runs one PADD, three
 // selects and two OUTs per level whatever the keys are (an OUT not taken, or of index 0, goes to a
-// sink; level d = 1 has none, its elements being single): the data decide addresses, never the
-// instruction stream; and every bucket reaching §5 is
-// written exactly once. An OUT overwrites its bucket: the bucket's first run in Alg. 4 started from
-// the bucket's earlier value (accumulate.cu ConstantTimeAcc), so s already holds it.
+// sink; level d = 1 has none, its elements being single; the upper levels' OUTs wait in the buffer
+// for one pass, StagedOuts): the data decide addresses, never the instruction stream; and every
+// bucket reaching §5 is written exactly once. An OUT overwrites its bucket: the bucket's first run
+// in Alg. 4 started from the bucket's earlier value (accumulate.cu ConstantTimeAcc), so s already
+// holds it.
 #pragma once
 
 #include <cstdint>
@@ -68,11 +69,46 @@ struct OutTargets {
     auto* const k = sink(slot);
     return on && key != 0 ? b : k;
   }
+  template <class Op, class V>
+  MSM_HD MSM_INLINE void put(const Op& op, uint32_t key, bool on, uint32_t slot, const V& v) const {
+    op.put(at(key, on, slot), v);
+  }
 };
 template <class BucketAt, class SinkAt>
 MSM_HD MSM_INLINE OutTargets<BucketAt, SinkAt> out_targets(BucketAt bucket, SinkAt sink) {
   return {bucket, sink};
 }
+
+// OUTs staged in the buffer itself, for the upper levels (ct_stage_from), where a launch holds a
+// pair for few of its workers: there each level waits on one pair's chain, and an OUT's conversion
+// to the buckets' type (on the device 1S + 1M a lane of a quad, after a shuffle) is about a third of
+// it (bench/gpu-notes.md). The OUT stores its point and its key (0 where not taken) as they are, and
+// ct_put_pair later sends them to their bucket or sink, every pair's two at once, all in one launch.
+// A node [s, s + span) stores its OUT at s + offset, off its node positions (multiples of span/2,
+// the only ones this level and the later ones read or write: offset = span/2 − 1 for a level's
+// pair, span = d), so no later level reads it; the records of level d lie at span/2 − 1 mod span,
+// those of every later level and the root's (span = P/2, offset = span − 1) at −1 mod d, so no two
+// records meet (test/native/stages_ct.cpp checks both on every layout it builds).
+template <class P>
+struct StagedOuts {
+  P* buf;
+  uint32_t* index;
+  uint32_t span, offset;
+  MSM_HD MSM_INLINE uint32_t record(uint32_t slot) const { return (slot & ~(span - 1)) + offset; }
+  template <class Op, class V>
+  MSM_HD MSM_INLINE void put(const Op& op, uint32_t key, bool on, uint32_t slot, const V& v) const {
+    const uint32_t at = record(slot);
+    op.store(buf + at, v);
+    if (op.lead()) index[at] = on && key != 0 ? key : 0;
+  }
+};
+// Level d's, and the root's (d = P).
+template <class P>
+MSM_HD MSM_INLINE StagedOuts<P> staged_outs(P* buf, uint32_t* index, uint32_t d, uint32_t padded) {
+  return d < padded ? StagedOuts<P>{buf, index, d, d / 2 - 1} : StagedOuts<P>{buf, index, padded / 2, padded / 2 - 1};
+}
+// The first distance whose OUTs may be staged: a record needs a free position below span/2.
+constexpr uint32_t kCtStageFrom = 4;
 
 // One thread of one level: nodes [base, base + d) and [base + d, base + 2d) into one (d = 1: two
 // elements). P: point type with add (complete: O, P = ±Q) and select; buf/index: the window's padded
@@ -118,8 +154,8 @@ MSM_HD MSM_INLINE void ct_pair(P* buf, uint32_t* index, uint32_t base, uint32_t 
   op.store(buf + base, V::select(eq && single1, s, h1));
   op.store(buf + base + d, V::select(eq && single2, s, t2));
   if (q) {  // elements are single, so d = 1 takes no OUT: a branch on the level, never on the data
-    op.put(outs.at(kl1, eq ? !single1 && !single2 : !single1, base + q), o1);
-    op.put(outs.at(kf2, !eq && !single2, base + d), h2);
+    outs.put(op, kl1, eq ? !single1 && !single2 : !single1, base + q, o1);
+    outs.put(op, kf2, !eq && !single2, base + d, h2);
   }
   if (op.lead()) index[base + d] = kl2 == 0 ? kl1 : kl2;
 }
@@ -145,8 +181,37 @@ constexpr uint32_t kCtFirstDistance = 2;
 template <class P, class Outs, class Op = WholePoints>
 MSM_HD MSM_INLINE void ct_root(P* buf, uint32_t* index, uint32_t half, Outs outs, Op op = {}) {
   const uint32_t kf = index[0], kl = index[half];
-  op.put(outs.at(kf, true, 0), op.load(buf));
-  op.put(outs.at(kl, kf != kl, half), op.load(buf + half));
+  const auto h = op.load(buf), t = op.load(buf + half);
+  outs.put(op, kf, true, 0, h);
+  outs.put(op, kl, kf != kl, half, t);
+}
+
+// The staged levels (distances ds, 2·ds, …, P/2) have P/ds − 1 pairs, numbered as a heap: pair h ≥ 1
+// of level P/(2·N), N the largest power of two ≤ h, is that level's pair h − N; h = 0 is the root.
+// ct_put_pair sends pair h's two records to their targets (`outs`, an OutTargets) by `op`'s put,
+// whatever they hold, but for the pairs that start past the `live` elements: their records hold O
+// and key 0 (whether a launch ran them on the padding or not), which would go to a sink. Which pairs
+// those are depends on T alone.
+MSM_HD MSM_INLINE uint32_t ct_staged_pairs(uint32_t padded, uint32_t ds) { return ds > padded / 2 ? 1 : padded / ds; }
+struct CtRecords {
+  uint32_t base, a, b;  // the pair's first element, its two records
+};
+MSM_HD MSM_INLINE CtRecords ct_staged_records(uint32_t padded, uint32_t h) {
+  uint32_t span = padded / 2, offset = span - 1, base = 0;  // the root: records at P/2 − 1 and P − 1
+  if (h > 0) {
+    uint32_t N = 1;
+    while (2 * N <= h) N <<= 1;
+    span = padded / (2 * N), offset = span / 2 - 1, base = 2 * span * (h - N);
+  }
+  return {base, base + offset, base + span + offset};
+}
+template <class P, class Outs, class Op = WholePoints>
+MSM_HD MSM_INLINE void ct_put_pair(const P* buf, const uint32_t* index, uint32_t padded, uint32_t live, uint32_t h,
+                                   Outs outs, Op op = {}) {
+  const CtRecords r = ct_staged_records(padded, h);
+  if (h > 0 && r.base >= live) return;
+  outs.put(op, index[r.a], true, r.a, op.load(buf + r.a));
+  outs.put(op, index[r.b], true, r.b, op.load(buf + r.b));
 }
 
 // Levels for P padded elements: distances 1, 2, …, P/2, then ct_root.
@@ -177,6 +242,16 @@ MSM_HD MSM_INLINE uint32_t ct_launch_last(uint32_t d0, uint32_t padded, uint32_t
   uint32_t d1 = d0 * block;
   while (d1 < top && ct_launch_blocks(padded, d1, live) > resident) d1 *= 2;
   return d1 < top ? d1 : top;
+}
+// The first staged distance (StagedOuts): from kCtStageFrom, where the first launch (from
+// kCtFirstDistance) holds at most kCtStagedPairs pairs a block, and every later level, so that the
+// staged levels are one run of distances (ct_put_pair's heap). A staged level saves ~2 µs of its
+// launch and costs its live pairs' share of ct_put_kernel (~19 µs for 2^16 pairs at BN254: one
+// H200, bench/gpu-notes.md), so it pays from a few thousand pairs down. Depends on T and the device.
+constexpr uint32_t kCtStagedPairs = 16;
+MSM_HD MSM_INLINE uint32_t ct_stage_from(uint32_t padded, uint32_t block, uint32_t resident, uint32_t live) {
+  const uint32_t d1 = ct_launch_last(kCtFirstDistance, padded, block, resident, live), ds = d1 / kCtStagedPairs;
+  return ds > kCtStageFrom ? ds : kCtStageFrom;
 }
 // Blocks of the launch ending at d1 that hold any of the first `live` elements (the 2T slots Alg. 4
 // wrote; at least one, for ct_root). A block past them would only combine padding (O, index 0) into

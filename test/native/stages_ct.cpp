@@ -165,6 +165,26 @@ Napi::Value ct_aggregate(const Napi::CallbackInfo& cb) {
     ran[0] = P / 2;
     done[0].assign(P / 2, 1);
   }
+  // The OUTs of distances from ds on, and the root's, are staged in the buffer (StagedOuts): each
+  // record must land on a position no other took, and keep its value until the put pass reads it.
+  const uint32_t ds = gpu::ct_stage_from(P, block, resident, live);
+  std::vector<int64_t> staged_key(P, -1);
+  std::vector<uint64_t> staged_value(P, 0);
+  auto staged = [&](uint32_t d) {
+    struct Checked {
+      gpu::StagedOuts<IntPoint> s;
+      std::vector<int64_t>* key;
+      std::vector<uint64_t>* value;
+      Napi::Env env;
+      void put(const gpu::WholePoints& op, uint32_t k, bool on, uint32_t slot, const IntPoint& v) const {
+        const uint32_t at = s.record(slot);
+        if ((*key)[at] >= 0) fail(env, "a staged OUT on the record at " + std::to_string(at) + " of another");
+        s.put(op, k, on, slot, v);
+        (*key)[at] = s.index[at], (*value)[at] = v.v;
+      }
+    };
+    return Checked{gpu::staged_outs(buf.data(), index.data(), d, P), &staged_key, &staged_value, cb.Env()};
+  };
   bool finished = false;
   for (uint32_t d0 = gpu::kCtFirstDistance; d0 <= P / 2;) {
     const uint32_t d1 = gpu::ct_launch_last(d0, P, block, resident, live);
@@ -191,8 +211,8 @@ Napi::Value ct_aggregate(const Napi::CallbackInfo& cb) {
           while ((1u << r) < d) ++r;
           if (done[r][base / (2 * d)]++) fail(cb.Env(), "a pair run twice in level " + std::to_string(r));
           ++ran[r];
-          watched([&] { gpu::ct_pair(buf.data(), index.data(), base, d, outs); },
-                  {base + d / 2, base + d});
+          if (d >= ds) gpu::ct_pair(buf.data(), index.data(), base, d, staged(d));
+          else watched([&] { gpu::ct_pair(buf.data(), index.data(), base, d, outs); }, {base + d / 2, base + d});
         }
       }
       if (left_out) {
@@ -204,12 +224,31 @@ Napi::Value ct_aggregate(const Napi::CallbackInfo& cb) {
       }
     }
     if (d1 == P / 2) {  // the last launch: one block, which ends with ct_root
-      watched([&] { gpu::ct_root(buf.data(), index.data(), P / 2, outs); }, {0u, P / 2});
+      gpu::ct_root(buf.data(), index.data(), P / 2, staged(P));
       finished = true;
     }
     d0 = 2 * d1;
   }
   if (!finished) fail(cb.Env(), "no launch ended at P/2");
+  // ct_put_kernel: every staged pair's two records to their bucket (counted) or sink.
+  for (uint32_t s = 0; s < P; ++s)
+    if (staged_key[s] >= 0 && (int64_t(index[s]) != staged_key[s] || buf[s].v != staged_value[s]))
+      fail(cb.Env(), "the staged OUT at " + std::to_string(s) + " was overwritten before the put pass");
+  struct Counted {
+    std::vector<IntPoint>* buckets;
+    std::vector<uint32_t>* writes;
+    std::vector<IntPoint>* sinks;
+    void put(const gpu::WholePoints&, uint32_t key, bool on, uint32_t slot, const IntPoint& v) const {
+      if (on && key != 0) (*buckets)[key - 1] = v, ++(*writes)[key - 1];
+      else (*sinks)[slot] = v;
+    }
+  };
+  for (uint32_t h = 0; h < gpu::ct_staged_pairs(P, ds); ++h) {
+    const gpu::CtRecords r = gpu::ct_staged_records(P, h);
+    if (h > 0 && r.base >= live && (index[r.a] != 0 || index[r.b] != 0 || buf[r.a].v != 0 || buf[r.b].v != 0))
+      fail(cb.Env(), "ct_put_pair passes over a staged OUT past the live slots, at " + std::to_string(r.a));
+    gpu::ct_put_pair(buf.data(), index.data(), P, live, h, Counted{&buckets, &writes, &sinks});
+  }
   for (int r = 0; r < int(ran.size()); ++r)
     if (ran[r] != P / (2u << r)) fail(cb.Env(), "level " + std::to_string(r) + " ran " + std::to_string(ran[r]) + " pairs");
   for (uint32_t p = 0; p < M; ++p)
