@@ -246,8 +246,8 @@ MSM_HD MSM_INLINE uint32_t ct_launch_last(uint32_t d0, uint32_t padded, uint32_t
 // The first staged distance (StagedOuts): from kCtStageFrom, where the first launch (from
 // kCtFirstDistance) holds at most kCtStagedPairs pairs a block, and every later level, so that the
 // staged levels are one run of distances (ct_put_pair's heap). A staged level saves ~2 µs of its
-// launch and costs its live pairs' share of ct_put_kernel (~19 µs for 2^16 pairs at BN254: one
-// H200, bench/gpu-notes.md), so it pays from a few thousand pairs down. Depends on T and the device.
+// launch and costs its pairs' share of ct_put_kernel (BN254 2^16, one H200: 24 µs from d = 4, 10
+// from d = 32; bench/gpu-notes.md), so it pays from a few thousand pairs down. Depends on T, device.
 constexpr uint32_t kCtStagedPairs = 16;
 MSM_HD MSM_INLINE uint32_t ct_stage_from(uint32_t padded, uint32_t block, uint32_t resident, uint32_t live) {
   const uint32_t d1 = ct_launch_last(kCtFirstDistance, padded, block, resident, live), ds = d1 / kCtStagedPairs;
