@@ -9,7 +9,7 @@
 // Alg. 7, by a quad of lanes for G1, then three selects and two OUTs), all windows at once, the last
 // launch ending with ct_root per window. An OUT goes into its XYZZ bucket as XYZZ (3M + 1S), so
 // that each bucket holds R once, or one not taken into ct_runs, dead once ct_open has read it; from
-// distance ds on (where a launch holds at most a pair a worker, each level waiting on one pair's
+// distance ds on (ct_stage_from: levels whose blocks hold few pairs, each waiting on one pair's
 // chain) the OUTs are staged in the buffer as they are, and ct_put_kernel converts and stores them
 // all at once after the last launch.
 // §3.4 reads the buckets with their R (engine.cu takes its public multiple off the result). Every
