@@ -4,14 +4,14 @@
 // Alg. 4: O in the XYZZ run slots, index 0 in every window's padded slots.
 // launch_ct_aggregate, after it: ct_open takes R off the head runs (a run that goes on from the
 // thread before, whose R its bucket's earlier piece carries) and writes the slots homogeneous into
-// the §5 buffer as level 1's nodes (ct_first_level); then the other levels, several per launch (ct_launch_last), over the blocks that hold
-// Alg. 4's slots (ct_launch_blocks), each pair of nodes run by ct_pair (one complete addition, RCB
-// Alg. 7, by a quad of lanes for G1, then three selects and two OUTs), all windows at once, the last
-// launch ending with ct_root per window. An OUT goes into its XYZZ bucket as XYZZ (3M + 1S), so
-// that each bucket holds R once, or one not taken into ct_runs, dead once ct_open has read it; from
-// distance ds on (ct_stage_from: levels whose blocks hold few pairs, each waiting on one pair's
-// chain) the OUTs are staged in the buffer as they are, and ct_put_kernel converts and stores them
-// all at once after the last launch.
+// the §5 buffer as level 1's nodes (ct_first_level); then the other levels, several per launch
+// (ct_launch_last), over the blocks that hold Alg. 4's slots (ct_launch_blocks), each pair of nodes
+// run by ct_pair (one complete addition, RCB Alg. 7, by a quad of lanes for G1, then three selects
+// and two OUTs), all windows at once, the last launch ending with ct_root per window. An OUT goes
+// into its XYZZ bucket as XYZZ (3M + 1S), so that each bucket holds R once, or one not taken into
+// ct_runs, dead once ct_open has read it; from distance ds on (ct_stage_from: levels whose blocks
+// hold few pairs, each waiting on one pair's chain) the OUTs are staged in the buffer as they are,
+// and ct_put_kernel converts and stores them all at once after the last launch.
 // §3.4 reads the buckets with their R (engine.cu takes its public multiple off the result). Every
 // thread of these launches runs the same instructions (branching only on T and the level); the
 // launches and their thread counts depend only on n, c and the device, never on the scalars.
@@ -132,7 +132,10 @@ __device__ __forceinline__ AffineOf<G> minus_blind(const Workspace<G>& w) {
 // as the tail slot never carries a second R. The two slots leave as the node of §5's level 1
 // (ct_first_level: a select, no addition), so the rounds start at kCtFirstDistance. The padding past
 // the 2T slots Alg. 4 wrote is stored O without arithmetic (index 0 there: level 1 leaves it as it
-// is): which slots those are depends on T alone.
+// is): which slots those are depends on T alone. The kernel is bound by its products and memory
+// traffic, not by one thread's chain: a quad of lanes an item was slower (one H200: BN254 2^16 43 →
+// 58 µs) and four blocks an SM (BN254 one wave) no faster but at BLS12-381 2^16 (62 → 52 µs, with
+// 304 B of spills; bench/gpu-notes.md).
 template <class G>
 __global__ void __launch_bounds__(kCtBlock) ct_open_kernel(Workspace<G> w) {
   const uint32_t half = w.ct_padded() / 2, count = w.entries();
@@ -190,7 +193,7 @@ void launch_ct_aggregate(const Workspace<G>& w, int device, cudaStream_t s) {
     d0 = 2 * d1;
   }
   const size_t puts = size_t(w.W) * ct_staged_pairs(P, ds);
-  ct_put_kernel<G><<<unsigned((puts + kCtBlock - 1) / kCtBlock), kCtBlock, 0, s>>>(w, ds);
+  ct_put_kernel<G><<<blocks_for(puts, kCtBlock), kCtBlock, 0, s>>>(w, ds);
   MSM_LAUNCH_CHECK("ct_put_kernel");
 }
 

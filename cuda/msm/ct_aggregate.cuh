@@ -221,19 +221,18 @@ MSM_HD MSM_INLINE int ct_rounds(uint32_t padded) {
   return r;
 }
 
-// The levels in launches (ct_aggregate.cu), the first from kCtFirstDistance. A launch runs distances
-// d0, 2·d0, …, d1, its block b
-// owning the elements [2·d1·b, 2·d1·(b + 1)), which hold d1/d pairs at distance d (its `block`
-// workers, a thread or a quad of lanes each, take them in turn), with a barrier of the block between
-// its levels; the next launch starts at 2·d1. A level's pairs lie inside one block's elements up to
-// d1, so the order is the tree's. Each level costs one complete addition's latency, and between
-// launches the device drains and refills: so a launch spans as many levels as keep every worker busy
-// in its first (d1 = d0·block), more where the blocks it runs (ct_launch_blocks: those holding any of
-// the `live` elements) would not all be resident at once (`resident`: a second wave would repeat
-// every level), and the last launch takes every remaining level once its first has at most two
-// pairs a worker, ending with ct_root. For 2^17 live of P = 2^18 and 128 workers: d = 2 … 256 at 396
-// resident blocks, 2 … 512 at 132 (G1's quads on an H100: one block of 512 threads an SM), then the
-// rest.
+// The levels in launches (ct_aggregate.cu), the first from kCtFirstDistance. A launch runs
+// distances d0, 2·d0, …, d1, its block b owning the elements [2·d1·b, 2·d1·(b + 1)), which hold
+// d1/d pairs at distance d (its `block` workers, a thread or a quad of lanes each, take them in
+// turn), with a barrier of the block between its levels; the next launch starts at 2·d1. A level's
+// pairs lie inside one block's elements up to d1, so the order is the tree's. Each level costs one
+// complete addition's latency, and between launches the device drains and refills: so a launch
+// spans as many levels as keep every worker busy in its first (d1 = d0·block), more where the
+// blocks it runs (ct_launch_blocks: those holding any of the `live` elements) would not all be
+// resident at once (`resident`: a second wave would repeat every level), and the last launch takes
+// every remaining level once its first has at most two pairs a worker, ending with ct_root. For
+// 2^17 live of P = 2^18 and 128 workers: d = 2 … 256 at 396 resident blocks, 2 … 512 at 132 (G1's
+// quads on an H100: one block of 512 threads an SM), then the rest.
 MSM_HD MSM_INLINE uint32_t ct_launch_blocks(uint32_t padded, uint32_t d1, uint32_t live);
 MSM_HD MSM_INLINE uint32_t ct_launch_last(uint32_t d0, uint32_t padded, uint32_t block, uint32_t resident,
                                           uint32_t live) {
