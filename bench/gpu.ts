@@ -29,6 +29,10 @@ const USAGE = `Usage: node dist/bench/gpu.js [options]
   --logs LIST           log2 sizes (default 16,18,20,22,24)
   --dists LIST          random,identical,distinct32,small,mostly-zero (default random,identical)
   --modes LIST          default,constant-time,homogeneous (default default): accumulation modes
+  --modes-together      create the modes' contexts of a size together and time them round-robin
+                        (run r of every mode before run r + 1), so that their ratios to the default
+                        mode are taken from the same stretch of time; each context holds its own
+                        table, so this needs the device memory of all of them at once
   --devices LIST        device sets to compare, e.g. 0,all or 0,0+1 (default 0): a context per set
   --api-only            time through the API only (skip the engine-alone timing and its second setup)
   --runs N              timed runs after one warm-up (default 5)
@@ -68,6 +72,7 @@ interface Row {
   pointParts: number; // Uint8Arrays the points were passed in
   medianMs: number; // through the public API (MsmContext.msm: argument copy and checks included)
   runsMs: number[];
+  modesTogether: boolean; // timed round-robin with the other modes' contexts (--modes-together)
   engineMedianMs: number | null; // the CUDA engine alone (scalar upload, compute, result download)
   engineRunsMs: number[] | null;
   setupMs: number;
@@ -164,6 +169,7 @@ async function main(): Promise<void> {
       logs: { type: 'string' },
       dists: { type: 'string' },
       modes: { type: 'string' },
+      'modes-together': { type: 'boolean' },
       devices: { type: 'string' },
       'api-only': { type: 'boolean' },
       runs: { type: 'string' },
@@ -191,6 +197,9 @@ async function main(): Promise<void> {
   const dists = (values.dists ?? 'random,identical').split(',');
   const modes = (values.modes ?? 'default').split(',');
   for (const m of modes) if (!(m in MODES)) throw new Error(`unknown mode ${m}; known: ${Object.keys(MODES).join(', ')}`);
+  // The modes' contexts one after another (each closed before the next is created), or all at once
+  // and timed round-robin with --modes-together.
+  const modeBatches = values['modes-together'] === true ? [modes] : modes.map((m) => [m]);
   const apiOnly = values['api-only'] === true;
   const deviceSets = (values.devices ?? '0').split(',');
   const deviceOptions = (set: string): { options: Record<string, unknown>; names: string[] } => {
@@ -253,36 +262,44 @@ async function main(): Promise<void> {
         const pointParts = Array.isArray(pts) ? pts.length : 1;
         const wants = sets.map(({ e }) => (e === null ? null : timesGenerator(curve, group, e)));
         for (const devSet of deviceSets)
-        for (const mode of modes) {
+        for (const batchModes of modeBatches) {
           const devs = deviceOptions(devSet);
-          const t0 = performance.now();
-          const ctx = await MsmContext.create(curve, pts, { ...opts, ...MODES[mode], ...devs.options, group });
-          const setupMs = performance.now() - t0;
+          // One context per mode of the batch (all of them with --modes-together), each created
+          // before any is timed.
+          const ctxs: { mode: string; ctx: MsmContext<Group>; setupMs: number }[] = [];
           try {
-            // Warm-up and check each distribution, then time them round-robin (run r of every
-            // distribution before run r + 1), so drifts of the clock or the host spread evenly.
+            for (const mode of batchModes) {
+              const t0 = performance.now();
+              const ctx = await MsmContext.create(curve, pts, { ...opts, ...MODES[mode], ...devs.options, group });
+              ctxs.push({ mode, ctx, setupMs: performance.now() - t0 });
+            }
+            // Warm-up and check each (mode, distribution), then time them round-robin (run r of
+            // every one before run r + 1), so drifts of the clock or the host spread evenly over
+            // the distributions, and over the modes when they share a batch.
+            const cells = ctxs.flatMap(({ mode, ctx, setupMs }) => sets.map((set, k) => ({ mode, ctx, setupMs, k, set })));
             const firsts: Coords[] = [];
             const correctness: (boolean | null)[] = [];
-            for (let k = 0; k < sets.length; k++) {
-              const first = coords(await ctx.msm(sets[k].ks));
+            for (const { ctx, k, set } of cells) {
+              const first = coords(await ctx.msm(set.ks));
               firsts.push(first);
               const want = wants[k];
               correctness.push(want ? sameCoords(want, first) : null);
             }
-            const timings: number[][] = sets.map(() => []);
+            const timings: number[][] = cells.map(() => []);
             for (let r = 0; r < runs; r++) {
-              for (let k = 0; k < sets.length; k++) {
+              for (let j = 0; j < cells.length; j++) {
                 const a = performance.now();
-                const q = coords(await ctx.msm(sets[k].ks));
-                timings[k].push(performance.now() - a);
-                if (!sameCoords(q, firsts[k])) correctness[k] = false;
+                const q = coords(await cells[j].ctx.msm(cells[j].set.ks));
+                timings[j].push(performance.now() - a);
+                if (!sameCoords(q, firsts[j])) correctness[j] = false;
               }
             }
-            for (let k = 0; k < sets.length; k++) {
-              const { dist, ks, checked } = sets[k];
-              const first = firsts[k];
-              let correct = correctness[k];
-              const times = timings[k];
+            for (let j = 0; j < cells.length; j++) {
+              const { mode, ctx, setupMs, set } = cells[j];
+              const { dist, ks, checked } = set;
+              const first = firsts[j];
+              let correct = correctness[j];
+              const times = timings[j];
               let engineRunsMs: number[] | null = null;
               if (!apiOnly && mode === 'default' && devSet === deviceSets[0] && devs.names.length === 1) {
                 const eb = testing.engineBench(curve, pts, ks, runs, Number(values['window-bits'] ?? 0), Number(values.tau ?? -1), group);
@@ -304,6 +321,7 @@ async function main(): Promise<void> {
                 pointParts,
                 medianMs: median(times),
                 runsMs: times,
+                modesTogether: batchModes.length > 1,
                 engineMedianMs: engineRunsMs ? median(engineRunsMs) : null,
                 engineRunsMs,
                 setupMs,
@@ -352,7 +370,7 @@ async function main(): Promise<void> {
                 );
             }
           } finally {
-            ctx.close();
+            for (const { ctx } of ctxs) ctx.close();
           }
         }
       }
@@ -360,6 +378,7 @@ async function main(): Promise<void> {
   }
   const spread = spreadReport(rows);
   const g2OverG1 = groupRatios(rows);
+  const overDefault = modeRatios(rows);
   const tag = groups.includes('g2') ? 'g2-' : '';
   const file = values.out ?? path.join('bench', 'results', `gpu-${tag}${dev.name.replace(/[^A-Za-z0-9]+/g, '-')}.json`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -372,10 +391,11 @@ async function main(): Promise<void> {
         driverVersion: inf.cuda.driverVersion,
         runtimeVersion: inf.cuda.runtimeVersion,
         date: new Date().toISOString(),
-        method: 'points resident; scalars uploaded and the affine result downloaded inside the timed region; median of runs after a warm-up; the distributions of one context timed round-robin; spread: each distribution\'s median over the random one\'s. medianMs: through MsmContext.msm (the N-API layer copies and range-checks the scalars); engineMedianMs: the CUDA engine alone (engineBench of the test addon); sppark (--sppark): msm_t with the same points resident, the same scalars from pageable and from pinned memory, in its own process after ours, median of the same runs after a warm-up (bench/native/sppark_peer.cu)',
+        method: 'points resident; scalars uploaded and the affine result downloaded inside the timed region; median of runs after a warm-up; the distributions of one context timed round-robin (with --modes-together, every mode\'s context too); spread: each distribution\'s median over the random one\'s; overDefault: each mode\'s median over the default mode\'s, and with --modes-together the median of the runs\' paired ratios. medianMs: through MsmContext.msm (the N-API layer copies and range-checks the scalars); engineMedianMs: the CUDA engine alone (engineBench of the test addon); sppark (--sppark): msm_t with the same points resident, the same scalars from pageable and from pinned memory, in its own process after ours, median of the same runs after a warm-up (bench/native/sppark_peer.cu)',
         seed,
         spread,
         g2OverG1,
+        overDefault,
         rows,
       },
       null,
@@ -418,6 +438,42 @@ function spreadReport(rows: Row[]): Spread[] {
           .map(([d, x]) => `${d} ${x.toFixed(3)}×`)
           .join('  ') +
         `  slowest ${worst.distribution} ${worst.ratio.toFixed(3)}×, fastest ${fastest.distribution} ${fastest.ratio.toFixed(3)}×\n`,
+    );
+  }
+  return out;
+}
+
+// Each mode's median over the default mode's for each (curve, group, n, devices, distribution)
+// benched in both; where the two were timed together (--modes-together), also the median of the
+// runs' own ratios (run r of the mode over run r of the default, taken moments apart).
+interface ModeRatio {
+  curve: CurveName;
+  group: Group;
+  n: number;
+  mode: string;
+  devices: string;
+  distribution: string;
+  defaultMs: number;
+  modeMs: number;
+  ratio: number; // modeMs / defaultMs
+  pairedRatio: number | null; // median over r of runsMs[r] / default runsMs[r]; null when timed apart
+}
+function modeRatios(rows: Row[]): ModeRatio[] {
+  const out: ModeRatio[] = [];
+  for (const m of rows.filter((r) => r.mode !== 'default')) {
+    const d = rows.find(
+      (r) => r.mode === 'default' && r.curve === m.curve && r.group === m.group && r.n === m.n && r.devices === m.devices && r.distribution === m.distribution,
+    );
+    if (!d) continue;
+    const ratio = Number((m.medianMs / d.medianMs).toFixed(4));
+    const paired = m.modesTogether && d.modesTogether && m.runsMs.length === d.runsMs.length;
+    const pairedRatio = paired ? Number(median(m.runsMs.map((t, r) => t / d.runsMs[r])).toFixed(4)) : null;
+    out.push({ curve: m.curve, group: m.group, n: m.n, mode: m.mode, devices: m.devices, distribution: m.distribution, defaultMs: d.medianMs, modeMs: m.medianMs, ratio, pairedRatio });
+    process.stdout.write(
+      `mode/default ${m.curve.padEnd(10)} ${m.group} 2^${Math.log2(m.n)} ${m.mode.padEnd(13)} dev ${m.devices.padEnd(5)} ${m.distribution.padEnd(11)} ` +
+        `default ${d.medianMs.toFixed(2)} ms  ${m.mode} ${m.medianMs.toFixed(2)} ms  ${ratio.toFixed(3)}×` +
+        (pairedRatio === null ? '' : `  paired ${pairedRatio.toFixed(3)}×`) +
+        '\n',
     );
   }
   return out;
