@@ -58,7 +58,8 @@ function checkLayout(p: ContextPlan, n: number): void {
     chunkSums: p.chunkLog > 0 ? p.W * (p.M / 2 ** p.chunkLog) * p.homogeneousBytes : 0,
     chunkRest: p.chunkLog > 0 ? p.W * (p.M / 2 ** p.chunkLog) * p.homogeneousBytes : 0,
     bhat1: p.W * p.xyzzBytes,
-    windowSums: p.W * p.xyzzBytes,
+    // constant time: the W head weights (u64) in the slots after the window sums, one download for both
+    windowSums: (p.W + (ct ? Math.ceil((8 * p.W) / p.xyzzBytes) : 0)) * p.xyzzBytes,
   };
   const spans = Object.entries(p.regions).map(([name, [offset, bytes]]) => ({ name, offset, bytes }));
   expect(spans.map((s) => s.name).sort()).toEqual(Object.keys(want).sort());

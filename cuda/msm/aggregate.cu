@@ -201,14 +201,19 @@ __global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_
 }
 
 // O in every bucket, or in the constant-time mode the blinding point R (accumulate.cu
-// ConstantTimeAcc: every bucket then holds R once, whichever runs wrote it, and the engine takes
-// the reduction's public multiple of R off its result): Alg. 4 and the aggregation write only the
-// buckets that have entries.
+// ConstantTimeAcc: every bucket then holds R once, and once more per head piece, whichever runs
+// wrote it; the engine takes the reduction's public multiple of R and the heads' off its result),
+// with the heads' weights at 0 (ct_aggregate.cu ct_open adds every piece's): Alg. 4 and the
+// aggregation write only the buckets that have entries.
 template <class G>
 void launch_clear_buckets(const Workspace<G>& w, cudaStream_t s) {
   const size_t count = size_t(w.W) * w.M();
-  if (w.mode == Accumulation::constant_time) launch_fill(w.buckets, count, XyzzOf<G>::from_affine(w.blind), s);
-  else launch_fill_infinity(w.buckets, count, s);
+  if (w.mode == Accumulation::constant_time) {
+    launch_fill(w.buckets, count, XyzzOf<G>::from_affine(w.blind), s);
+    MSM_CUDA_CHECK(cudaMemsetAsync(w.ct_heads, 0, size_t(w.W) * sizeof(*w.ct_heads), s));
+  } else {
+    launch_fill_infinity(w.buckets, count, s);
+  }
 }
 
 template <class G>

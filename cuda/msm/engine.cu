@@ -162,7 +162,13 @@ class CudaEngine final : public Engine {
     memory_.allocate(plan_.total);
     w_ = Workspace<G>::bind(plan_, memory_.get());
     w_.blind = blinding_point(pts);
-    if (opt.accumulation == Accumulation::constant_time) unblind_ = unblinding(w_.blind);
+    if (opt.accumulation == Accumulation::constant_time) {
+      unblind_ = unblinding(w_.blind);
+      // a count adds at most T heads a piece, each of a weight below bucket_weight(M)
+      const uint64_t top = uint64_t(plan_.T) * Plan::kMaxPieces * bucket_weight(w_.M(), !w_.plain()) + 1;
+      heads_digits_ = head_digits(top);
+      heads_table_ = heads_table<G>(w_.blind, heads_digits_);
+    }
     for (int b = 0; b < 2; ++b) {
       staged_[b] = std::make_unique<Event>();
       consumed_[b] = std::make_unique<Event>();
@@ -203,21 +209,23 @@ class CudaEngine final : public Engine {
   // msm_batch's results, before conversion to affine.
   void results(const std::vector<ScalarSet>& scalars, size_t n, X* q) {
     if (n != plan_.n) throw EngineError("ERR_LENGTH_MISMATCH", "expected " + std::to_string(plan_.n) + " scalars");
-    const size_t K = scalars.size(), W = size_t(plan_.W);
+    // A result's download: its W window sums, and in the constant-time mode the heads' weights after
+    // them (Plan::sums_slots).
+    const size_t K = scalars.size(), S = size_t(plan_.sums_slots);
     if (plan_.n == 0) {
       std::fill(q, q + K, X::infinity());
       return;
     }
     std::lock_guard<std::mutex> lock(device_mutex(device_));
     MSM_CUDA_CHECK(cudaSetDevice(device_));
-    if (!pinned_out_.get()) pinned_out_.allocate(2 * W);
-    std::vector<X> sums(K * W);
+    if (!pinned_out_.get()) pinned_out_.allocate(2 * S);
+    std::vector<X> sums(K * S);
     // Sets whose whole pipeline a call-time copy has queued (queue_pipeline: their own copy, or for a
     // first piece the next one) are only collected; the others run here, in order.
     std::vector<ScalarSet> sets;
     std::vector<size_t> at;
     for (size_t k = 0; k < K; ++k)
-      if (!take_queued(scalars[k].ticket, &sums[k * W])) sets.push_back(scalars[k]), at.push_back(k);
+      if (!take_queued(scalars[k].ticket, &sums[k * S])) sets.push_back(scalars[k]), at.push_back(k);
     const size_t L = sets.size();
     auto t0 = std::chrono::steady_clock::now();
     prof_.mark("start", stream_->s);
@@ -231,13 +239,13 @@ class CudaEngine final : public Engine {
       MSM_CUDA_CHECK(cudaStreamWaitEvent(stream_->s, staged_[b]->e, 0));
       prof_.mark("upload", stream_->s);
       run(device_scalars(b), consumed_[b]->e, k == 0 ? from : 0);
-      X* out = pinned_out_.get() + b * W;
-      MSM_CUDA_CHECK(cudaMemcpyAsync(out, w_.window_sums, W * sizeof(X), cudaMemcpyDeviceToHost, stream_->s));
+      X* out = pinned_out_.get() + b * S;
+      MSM_CUDA_CHECK(cudaMemcpyAsync(out, w_.window_sums, S * sizeof(X), cudaMemcpyDeviceToHost, stream_->s));
       prof_.mark("download", stream_->s);
       MSM_CUDA_CHECK(cudaEventRecord(done_[b]->e, stream_->s));
       const int next = k + 1 < L ? place(sets, k + 1, b) : b;  // an upload overlaps compute k
       MSM_CUDA_CHECK(cudaEventSynchronize(done_[b]->e));
-      std::copy(out, out + W, &sums[at[k] * W]);
+      std::copy(out, out + S, &sums[at[k] * S]);
       const auto t1 = std::chrono::steady_clock::now();
       prof_.report(plan_.n, std::chrono::duration<double, std::milli>(t1 - t0).count());
       t0 = t1;
@@ -248,7 +256,7 @@ class CudaEngine final : public Engine {
       prof_.report(plan_.n, std::chrono::duration<double, std::milli>(t1 - t0).count());
     }
     MSM_CUDA_CHECK(cudaStreamSynchronize(copy_stream_->s));
-    for (size_t k = 0; k < K; ++k) q[k] = combine_windows<G>(&sums[k * W], w_.W, w_.c).add(unblind_);
+    for (size_t k = 0; k < K; ++k) q[k] = finish(&sums[k * S]);
   }
 
   // The caller's thread (the JS thread) at call time. Into a lent pinned buffer when one is free;
@@ -369,13 +377,13 @@ class CudaEngine final : public Engine {
     }
     if (!e) return;
     e->ticket = 0;
-    const size_t W = size_t(plan_.W);
+    const size_t S = size_t(plan_.sums_slots);
     try {
-      if (!queued_out_.get()) queued_out_.allocate(kQueued * W);
+      if (!queued_out_.get()) queued_out_.allocate(kQueued * S);
       if (!e->done) e->done = std::make_unique<Event>();
       MSM_CUDA_CHECK(cudaStreamWaitEvent(stream_->s, staged_[b]->e, 0));
       run(device_scalars(b), consumed_[b]->e, from);
-      MSM_CUDA_CHECK(cudaMemcpyAsync(queued_out_.get() + size_t(e - queued_) * W, w_.window_sums, W * sizeof(X),
+      MSM_CUDA_CHECK(cudaMemcpyAsync(queued_out_.get() + size_t(e - queued_) * S, w_.window_sums, S * sizeof(X),
                                      cudaMemcpyDeviceToHost, stream_->s));
       MSM_CUDA_CHECK(cudaEventRecord(e->done->e, stream_->s));
       e->ticket = t;
@@ -393,8 +401,8 @@ class CudaEngine final : public Engine {
       if (e.ticket != ticket) continue;
       e.ticket = 0;
       MSM_CUDA_CHECK(cudaEventSynchronize(e.done->e));
-      const X* sums = queued_out_.get() + size_t(&e - queued_) * size_t(plan_.W);
-      std::copy(sums, sums + plan_.W, out);
+      const X* sums = queued_out_.get() + size_t(&e - queued_) * size_t(plan_.sums_slots);
+      std::copy(sums, sums + plan_.sums_slots, out);
       return true;
     }
     return false;
@@ -613,12 +621,24 @@ class CudaEngine final : public Engine {
     return -combine_windows<G>(each.data(), w_.W, w_.c);
   }
 
+  // Q from a result's download (Plan::sums_slots): Horner over its window sums, and in the
+  // constant-time mode the public multiple of R and the head pieces' off (combine.hpp unblinded; in
+  // combine.cpp, whose arithmetic is x86-64's, not this file's portable one).
+  X finish(const X* sums) const {
+    const X q = combine_windows<G>(sums, w_.W, w_.c);
+    if (heads_table_.empty()) return q;
+    const auto* counts = reinterpret_cast<const uint64_t*>(sums + w_.W);
+    return unblinded<G>(q, unblind_, heads_table_.data(), heads_digits_, counts, w_.W, w_.c);
+  }
+
   CurveId id_;
   int device_;
   Plan plan_;
   DeviceBuffer<unsigned char> memory_;  // the plan's one allocation
   Workspace<G> w_;
   X unblind_ = X::infinity();  // the constant-time mode's unblinding(R), added to every result; else O
+  std::vector<ec::HomogeneousOf<G>> heads_table_;  // the constant-time mode's heads_table(R) (combine.hpp)
+  int heads_digits_ = 0;
   std::unique_ptr<Stream> stream_, copy_stream_;
   static constexpr size_t kSlice = size_t(1) << 20, kChunk = size_t(2) << 20;
   static constexpr size_t kOneDma = size_t(8) << 20, kFlow = size_t(128) << 10;  // stage_and_copy
@@ -641,7 +661,7 @@ class CudaEngine final : public Engine {
   };
   static constexpr int kQueued = 4;
   Queued queued_[kQueued];
-  PinnedBuffer<X> queued_out_;  // [kQueued·W] their window sums
+  PinnedBuffer<X> queued_out_;  // [kQueued·sums_slots] their window sums (and heads' weights)
   uint64_t queued_age_ = 0;
   // Per scalar buffer b: its upload is done (staged), its recode has read it (consumed), and the
   // window sums of the MSM that used it are on the host (done).

@@ -434,7 +434,8 @@ Plan make_plan(const PlanInput& in) {
   p.chunk_sums = l.take(chunks * cv.homogeneous);  // homogeneous in every mode (reduce.cu)
   p.chunk_rest = l.take(chunks * cv.homogeneous);
   p.bhat1 = l.take(W * cv.xyzz);
-  p.window_sums = l.take(W * cv.xyzz);
+  p.sums_slots = uint32_t(W + (ct ? (W * 8 + cv.xyzz - 1) / cv.xyzz : 0));
+  p.window_sums = l.take(p.sums_slots * cv.xyzz);
   p.total = l.end;
   return p;
 }

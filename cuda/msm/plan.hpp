@@ -94,7 +94,10 @@ struct Plan {
   Region heavy_count;   // u32
   Region chunk_sums, chunk_rest;  // [W·M/2^l] each (l > 0): the chunk level's R_k and T_k, homogeneous
   Region bhat1;         // [W] B̂_1 of each window (§3.4), of the rounds' point type (sized as XYZZ)
-  Region window_sums;   // [W] XYZZ: Q_j
+  Region window_sums;   // [sums_slots] XYZZ: Q_j, then (constant time) the W u64 head weights
+  // XYZZ slots of window_sums: W, and in the constant-time mode those after them that hold the W
+  // head weights (Workspace::ct_heads), so that the engine downloads both at once.
+  uint32_t sums_slots = 0;
   size_t total = 0;     // bytes of the allocation (0 for n = 0)
 };
 

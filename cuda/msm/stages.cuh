@@ -93,6 +93,9 @@ struct Workspace {
   X* chunk_rest = nullptr;         // [W·M/2^l] T_k
   X* bhat1 = nullptr;              // [W] B̂_1 of each window: the suffix sum of all its buckets (§3.4)
   X* window_sums = nullptr;        // [W] Q_j
+  // constant_time: [W] the head pieces' weights (ct_aggregate.cu ct_open), in the region's slots after
+  // window_sums (Plan::sums_slots), so that one download brings both
+  unsigned long long* ct_heads = nullptr;
   // Plain digits (bucket |k̃|, weight p + 1) in a shared set without the levels; else §3.1's odd ones.
   MSM_HD bool plain() const { return shared_buckets && !levels; }
   MSM_HD int log_m() const { return log2_buckets(c, plain()); }
@@ -135,6 +138,7 @@ struct Workspace {
     w.chunk_rest = static_cast<X*>(at(p.chunk_rest));
     w.bhat1 = static_cast<X*>(at(p.bhat1));
     w.window_sums = static_cast<X*>(at(p.window_sums));
+    if (p.mode == Accumulation::constant_time) w.ct_heads = reinterpret_cast<unsigned long long*>(w.window_sums + p.W);
     return w;
   }
 };
