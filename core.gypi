@@ -10,6 +10,7 @@
       "cuda/common/env.cpp",
       "cuda/cpu/engine.cpp",
       "cuda/curves/shape.cpp",
+      "cuda/msm/combine.cpp",
       "cuda/msm/plan.cpp",
       "cuda/msm/no_cuda.cpp"
     ],

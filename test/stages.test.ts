@@ -1,9 +1,11 @@
 // The GPU stages' index logic, run on the host through the test addon from the same
 // __host__ __device__ code the kernels use (cuda/msm/*.cuh), against independent JS models:
 // Alg. 3 recoding and its mapping table, the top-window carry, the Alg. 4 compact-buffer layout,
-// the Alg. 5 search (light and block-split paths), and the §3.4 reduction schedule on integers.
-// Needs no GPU.
+// the Alg. 5 search (light and block-split paths), the §3.4 reduction schedule on integers, and
+// the constant-time mode's unblinding on the host. Needs no GPU.
 
+import { bls12_381 } from '@noble/curves/bls12-381.js';
+import { bn254 } from '@noble/curves/bn254.js';
 import { CURVES, CURVE_NAMES } from '../lib/curves';
 import { seededRng } from './support/data';
 import { testingAddon } from './support/testing';
@@ -630,6 +632,59 @@ describe('homogeneous formulas (cuda/ec/homogeneous.hpp) against XYZZ', () => {
     expect(r.first).toBe('');
     expect(r.mismatches).toBe(0);
     expect(r.checked).toBeGreaterThan(40 * 20);
+  });
+});
+
+describe('the constant-time unblinding (cuda/msm/combine.hpp) against k·G', () => {
+  const NOBLE = { bn254, 'bls12-381': bls12_381 } as Record<string, typeof bn254 | typeof bls12_381 | undefined>;
+  const bitLength = (v: bigint): number => v.toString(2).length - (v === 0n ? 1 : 0);
+  const fromLe = (b: Uint8Array, at: number, n: number): bigint => {
+    let v = 0n;
+    for (let i = n - 1; i >= 0; i--) v = (v << 8n) | BigInt(b[at + i]);
+    return v;
+  };
+  const cases: [string, 'g1' | 'g2'][] = [...CURVE_NAMES.map((c): [string, 'g1'] => [c, 'g1']), ['bn254', 'g2'], ['bls12-381', 'g2']];
+  test.each(cases)('%s %s: q − Σ_j 2^(jc)·(f + count_j)·R over one and many windows, counts 0 to the bound', (curve, group) => {
+    const cv = CURVES[curve as keyof typeof CURVES];
+    const fb = cv.fieldBytes;
+    // [W, c, f, top]: one bucket set (W = 1) and windows of their own; counts up to top − f, words
+    // crossed by the windows' shifts, and 63-bit sums whose carries run through several words
+    const shapes: [number, number, bigint, bigint][] = [
+      [1, 20, 2n ** 36n, 2n ** 36n + 67584n * 8n * (2n ** 19n)],
+      [1, 13, 2n ** 24n, 2n ** 24n + 3n],
+      [13, 20, 2n ** 36n, 2n ** 36n + 2n ** 42n],
+      [20, 13, 2n ** 22n + 7n, 2n ** 22n + 2n ** 40n],
+      [5, 32, 1n, 2n ** 63n + 5n],
+      [3, 7, 0n, 15n],
+    ];
+    for (const [W, c, f, top] of shapes) {
+      for (const pick of ['zero', 'bound', 'random']) {
+        const counts = BigUint64Array.from({ length: W }, () =>
+          pick === 'zero' ? 0n : pick === 'bound' ? top - f : rng.below(top - f + 1n),
+        );
+        const a = rng.below(cv.r), b = rng.below(cv.r);
+        const r = T().unblind(curve, le32(a), le32(b), counts, BigUint64Array.from([f, top]), c, group);
+        expect(r.digits).toBe(Math.ceil((bitLength(top) + (W - 1) * c + 1) / 4));
+        let S = 0n;
+        counts.forEach((k, j) => (S += (f + k) << BigInt(j * c)));
+        const k = (((a - b * S) % cv.r) + cv.r) % cv.r;
+        const want = T().fixedBaseMul(curve, le32(k), group);
+        if (Buffer.compare(Buffer.from(r.point), Buffer.from(want)) !== 0)
+          throw new Error(`${curve} ${group} W ${W} c ${c} ${pick}: unblind differs from fixedBaseMul(${k})`);
+        const noble = NOBLE[curve];
+        if (noble && k !== 0n) {
+          const P = group === 'g1' ? noble.G1.Point : noble.G2.Point;
+          const aff = P.BASE.multiply(k).toAffine() as { x: bigint | { c0: bigint; c1: bigint }; y: bigint | { c0: bigint; c1: bigint } };
+          const flat = (v: bigint | { c0: bigint; c1: bigint }) => (typeof v === 'bigint' ? [v] : [v.c0, v.c1]);
+          const coords = [...flat(aff.x), ...flat(aff.y)];
+          expect(coords.map((_, i) => fromLe(r.point, i * fb, fb))).toEqual(coords);
+        }
+      }
+    }
+    // a count past the table's bound is an internal error, not a wrapped digit
+    expect(() => T().unblind(curve, le32(1n), le32(2n), BigUint64Array.from([300n]), BigUint64Array.from([0n, 15n]), 4, group)).toThrow(
+      expect.objectContaining({ code: 'ERR_INTERNAL' }),
+    );
   });
 });
 

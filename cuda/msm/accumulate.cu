@@ -290,10 +290,10 @@ __device__ __noinline__ X add_exceptional(const X& s, const A& q) {
 // of its own, so whatever a run end computes, the warp runs lane by lane (converting there, the
 // kernel took 1.5–1.7× this one's time: bench/gpu-notes.md). So runs are stored as XYZZ, head pieces
 // (a run that goes on from the thread before) start from R too, and what R asks for is done in bulk
-// where every thread of a launch does the same (ct_aggregate.cu): R off the head slots before §5.
+// where every thread of a launch does the same (ct_aggregate.cu ct_open counts the head pieces' R).
 // Every bucket starts as R (launch_clear_buckets), so a later piece's run starts from its bucket
-// whatever wrote it, each bucket holds R once when §3.4 reads it, and the engine takes the
-// reduction's multiple of R off the result once (engine.cu unblinding).
+// whatever wrote it, each bucket holds R once when §3.4 reads it, and the host takes the
+// reduction's multiple of R and the counted ones off the result at once (combine.hpp unblinded).
 template <class G, class Sum>
 struct ConstantTimeAcc {
   using A = AffineOf<G>;

@@ -3,7 +3,7 @@
 // C++ file of its own (combine.cpp) so that its field arithmetic takes the x86-64 assembly path of
 // ff/field.hpp, which nvcc's host pass does not: 26 windows of 10 bits over BLS12-381 took 0.87 ms
 // in engine.cu's portable arithmetic and 0.16 ms here (this development host), a third of the
-// engine at 2^16 points.
+// engine at 2^16 points. Built without CUDA too, so that the test addon checks it on any host.
 #pragma once
 
 #include <cstddef>
@@ -20,25 +20,21 @@ template <class G>
 ec::XYZZ<typename G::field> combine_windows(const ec::XYZZ<typename G::field>* sums, int W, int c);
 
 // The constant-time mode's result: q (combine_windows' sum) less the multiples of the blinding
-// point R its window sums hold. `unblind` is −(the public multiple)·R (engine.cu unblinding); the
-// head pieces (ct_aggregate.cu ct_open) add count_j·R more to window j's, count_j read with it.
-// heads_table(R, digits), once per context: t[16·i + v] = v·16^i·R for the `digits` hex digits of
-// a count (head_digits: as many as the largest count the context can reach needs). unblinded: q +
-// unblind − Σ_j 2^(jc)·count_j·R, each count_j·R as one complete addition (RCB Alg. 7, 12M + 2m_3b)
-// a digit, of the entry the digit picks, found by selects over all 16: the same steps whatever the
-// counts are (they depend on the scalars). BN254, this development host: 0.3 µs a digit.
+// point R its window sums hold. Window j's sum holds s_j·R: f, the public multiple every window's
+// buckets leave (each bucket starts as R: reduce.cuh bucket_weights), plus count_j, what the head
+// pieces add (ct_aggregate.cu ct_open), read with the sums. So Q holds S·R, S = Σ_j 2^(jc)·s_j, one
+// integer: unblinded takes it as words and subtracts S·R by one complete addition (RCB Alg. 7,
+// 12M + 2m_3b) a hex digit of S, of the entry the digit picks in unblind_table(R, digits) (once
+// per context: t[16·i + v] = v·16^i·R), found by selects over all 16: the same steps whatever the
+// counts are (they depend on the scalars). unblind_digits(top, W, c): the hex digits of the largest
+// S when each s_j ≤ top. BN254, this development host: 0.3 µs a digit.
+int unblind_digits(uint64_t top, int W, int c);
 template <class G>
-std::vector<ec::HomogeneousOf<G>> heads_table(const ec::Affine<typename G::field>& r, int digits);
+std::vector<ec::HomogeneousOf<G>> unblind_table(const ec::Affine<typename G::field>& r, int digits);
 template <class G>
-ec::XYZZ<typename G::field> unblinded(const ec::XYZZ<typename G::field>& q, const ec::XYZZ<typename G::field>& unblind,
-                                      const ec::HomogeneousOf<G>* table, int digits, const uint64_t* counts, int W,
-                                      int c);
-// Hex digits of a count below `top` (≥ 1).
-inline int head_digits(uint64_t top) {
-  int d = 1;
-  while (d < 16 && (top >> (4 * d)) != 0) ++d;
-  return d;
-}
+ec::XYZZ<typename G::field> unblinded(const ec::XYZZ<typename G::field>& q,
+                                      const std::vector<ec::HomogeneousOf<G>>& table, const uint64_t* counts,
+                                      uint64_t f, int W, int c);
 
 // x‖y little-endian, canonical (2·field bytes); O as zeros (ec::Affine's encoding).
 template <class G>

@@ -142,7 +142,7 @@ __device__ __forceinline__ void add_head_weights(unsigned long long* count, uint
 // inside its first key's run (accumulate_thread_ct's `head`, read from the keys: the run began from
 // R, not from the bucket), and that R stays: every head piece adds one R to its bucket v, so Q_j
 // holds bucket_weight(v)·R more per head piece than bucket_weights' public multiple. The thread adds
-// that weight (0 for no head) to window j's count, which the engine takes off the result with the
+// that weight (0 for no head) to window j's count, which the host takes off the result with the
 // public multiple (combine.hpp unblinded): no point arithmetic here for R (taking it off each
 // head slot by RCB Alg. 8, 11M + 2m_3b a thread, was ~60 % of this kernel's products; one H200 at
 // 2^16: BN254 42 → 31 µs, BLS12-381 63 → 33, bench/gpu-notes.md). The padding

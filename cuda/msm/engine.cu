@@ -163,11 +163,12 @@ class CudaEngine final : public Engine {
     w_ = Workspace<G>::bind(plan_, memory_.get());
     w_.blind = blinding_point(pts);
     if (opt.accumulation == Accumulation::constant_time) {
-      unblind_ = unblinding(w_.blind);
-      // a count adds at most T heads a piece, each of a weight below bucket_weight(M)
-      const uint64_t top = uint64_t(plan_.T) * Plan::kMaxPieces * bucket_weight(w_.M(), !w_.plain()) + 1;
-      heads_digits_ = head_digits(top);
-      heads_table_ = heads_table<G>(w_.blind, heads_digits_);
+      // Each of a window's buckets starts as R (launch_clear_buckets) and ends holding it once, so
+      // Q_j holds Σ_p (a·p + 1)·R (reduce.cuh bucket_weights); a count adds at most T heads a
+      // piece, each of a weight below bucket_weight(M)
+      blind_multiple_ = bucket_weights(w_.log_m(), !w_.plain());
+      const uint64_t top = blind_multiple_ + uint64_t(plan_.T) * Plan::kMaxPieces * bucket_weight(w_.M(), !w_.plain());
+      unblind_table_ = unblind_table<G>(w_.blind, unblind_digits(top, w_.W, w_.c));
     }
     for (int b = 0; b < 2; ++b) {
       staged_[b] = std::make_unique<Event>();
@@ -611,24 +612,14 @@ class CudaEngine final : public Engine {
     return ec::blinding_point<G>(k);
   }
 
-  // −S·R, S the public multiple of R in the constant-time mode's result: each of a window's buckets
-  // starts as R (launch_clear_buckets) and ends holding it once, so Q_j holds Σ_p (a·p + 1)·R
-  // (reduce.cuh bucket_weights), and Q = Σ_j 2^(jc)·Q_j holds combine_windows' Horner sum of those.
-  // Once per context, on the host.
-  X unblinding(const A& r) const {
-    const uint64_t f = bucket_weights(w_.log_m(), !w_.plain());
-    const std::vector<X> each(size_t(w_.W), ec::scalar_mul(r, &f, 1));
-    return -combine_windows<G>(each.data(), w_.W, w_.c);
-  }
-
   // Q from a result's download (Plan::sums_slots): Horner over its window sums, and in the
-  // constant-time mode the public multiple of R and the head pieces' off (combine.hpp unblinded; in
-  // combine.cpp, whose arithmetic is x86-64's, not this file's portable one).
+  // constant-time mode the multiples of R off, the public one and the head pieces' (combine.hpp
+  // unblinded; in combine.cpp, whose arithmetic is x86-64's, not this file's portable one).
   X finish(const X* sums) const {
     const X q = combine_windows<G>(sums, w_.W, w_.c);
-    if (heads_table_.empty()) return q;
+    if (unblind_table_.empty()) return q;
     const auto* counts = reinterpret_cast<const uint64_t*>(sums + w_.W);
-    return unblinded<G>(q, unblind_, heads_table_.data(), heads_digits_, counts, w_.W, w_.c);
+    return unblinded<G>(q, unblind_table_, counts, blind_multiple_, w_.W, w_.c);
   }
 
   CurveId id_;
@@ -636,9 +627,9 @@ class CudaEngine final : public Engine {
   Plan plan_;
   DeviceBuffer<unsigned char> memory_;  // the plan's one allocation
   Workspace<G> w_;
-  X unblind_ = X::infinity();  // the constant-time mode's unblinding(R), added to every result; else O
-  std::vector<ec::HomogeneousOf<G>> heads_table_;  // the constant-time mode's heads_table(R) (combine.hpp)
-  int heads_digits_ = 0;
+  // the constant-time mode's public multiple of R in each window sum, and unblind_table(R) (combine.hpp)
+  uint64_t blind_multiple_ = 0;
+  std::vector<ec::HomogeneousOf<G>> unblind_table_;
   std::unique_ptr<Stream> stream_, copy_stream_;
   static constexpr size_t kSlice = size_t(1) << 20, kChunk = size_t(2) << 20;
   static constexpr size_t kOneDma = size_t(8) << 20, kFlow = size_t(128) << 10;  // stage_and_copy

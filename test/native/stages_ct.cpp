@@ -5,7 +5,8 @@
 //    launches (ct_aggregate.cuh) with integers for points (O = 0, PADD = +), so
 //    test/stages.test.ts checks every bucket against the plain sums on adversarial layouts;
 //  - homogeneousCheck: RCB Alg. 7/8/9, mmadd-1998-cmo and the XYZZ conversions both ways (ec/homogeneous.hpp)
-//    against the XYZZ formulas on random points and every exceptional pair, of G1 or G2.
+//    against the XYZZ formulas on random points and every exceptional pair, of G1 or G2;
+//  - unblind: the host's last step of the mode, q − Σ_j 2^(jc)·(f + count_j)·R (msm/combine.hpp).
 #include <napi.h>
 
 #include <algorithm>
@@ -22,6 +23,7 @@
 #include "hooks.hpp"
 #include "msm/accumulate.cuh"
 #include "msm/recode.cuh"
+#include "msm/combine.hpp"
 #include "msm/ct_aggregate.cuh"
 
 namespace msm::testing {
@@ -356,6 +358,50 @@ Napi::Value homogeneous_check_js(const Napi::CallbackInfo& cb) {
                      [&](auto g) { return homogeneous_check<decltype(g)>(cb.Env(), count, seed); });
 }
 
+// unblind(curve, a, b: Uint8Array(32) little-endian, counts: BigUint64Array (W), [f, top]:
+// BigUint64Array, c, group?) → { digits, point }: combine.hpp's unblinded(a·G, unblind_table(b·G,
+// unblind_digits(top, W, c)), counts, f, W, c), canonical affine x‖y (G2: x.c0‖x.c1‖y.c0‖y.c1).
+template <class G>
+Napi::Value unblind(const Napi::CallbackInfo& cb) {
+  using F = typename G::field;
+  using A = ec::Affine<F>;
+  auto words = [&](size_t i, const char* what) {
+    auto b = typed_arg<Napi::Uint8Array>(cb, i, what);
+    if (b.ByteLength() != 32) fail(cb.Env(), std::string(what) + " must be 32 bytes");
+    std::vector<uint64_t> k(4, 0);
+    for (size_t j = 0; j < 32; ++j) k[j / 8] |= uint64_t(b[j]) << (8 * (j % 8));
+    return k;
+  };
+  const std::vector<uint64_t> a = words(1, "a"), b = words(2, "b");
+  auto counts = typed_arg<Napi::BigUint64Array>(cb, 3, "counts");
+  auto params = typed_arg<Napi::BigUint64Array>(cb, 4, "[f, top]");
+  const uint32_t c = u32_arg(cb, 5, "c");
+  const int W = int(counts.ElementLength());
+  if (W == 0 || params.ElementLength() != 2 || c == 0 || c > 32) fail(cb.Env(), "bad counts, [f, top] or c");
+  const A g{F::to_mont(F::template from_table<typename G::gen_x>()), F::to_mont(F::template from_table<typename G::gen_y>())};
+  const int digits = gpu::unblind_digits(params[1], W, int(c));
+  const auto table = gpu::unblind_table<G>(ec::scalar_mul(g, b.data(), 4).to_affine(), digits);
+  auto out = Napi::Uint8Array::New(cb.Env(), 2 * F::BYTES);
+  try {
+    const auto q = gpu::unblinded<G>(ec::scalar_mul(g, a.data(), 4), table, counts.Data(), params[0], W, int(c));
+    gpu::write_affine<G>(q, out.Data());
+  } catch (const EngineError& e) {
+    Napi::Error err = Napi::Error::New(cb.Env(), e.what());
+    err.Set("code", Napi::String::New(cb.Env(), e.code));
+    throw err;
+  }
+  auto o = Napi::Object::New(cb.Env());
+  o.Set("digits", digits);
+  o.Set("point", out);
+  return o;
+}
+
+Napi::Value unblind_js(const Napi::CallbackInfo& cb) {
+  if (cb.Length() < 1 || !cb[0].IsString()) fail(cb.Env(), "expected a curve");
+  const std::string name = cb[0].As<Napi::String>();
+  return visit_group(curve_arg(cb.Env(), name), group_arg(cb, 6), [&](auto g) { return unblind<decltype(g)>(cb); });
+}
+
 }  // namespace
 
 void register_stages_ct(Napi::Object t) {
@@ -363,6 +409,7 @@ void register_stages_ct(Napi::Object t) {
   t.Set("accumulateCt", Napi::Function::New(env, accumulate_ct, "accumulateCt"));
   t.Set("ctAggregate", Napi::Function::New(env, ct_aggregate, "ctAggregate"));
   t.Set("homogeneousCheck", Napi::Function::New(env, homogeneous_check_js, "homogeneousCheck"));
+  t.Set("unblind", Napi::Function::New(env, unblind_js, "unblind"));
 }
 
 }  // namespace msm::testing

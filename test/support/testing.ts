@@ -121,6 +121,18 @@ export interface TestingAddon {
     live: number, // the slots Alg. 4 wrote (2T): blocks past them are left out (ct_launch_blocks)
   ): { buckets: BigUint64Array; written: Uint32Array };
   homogeneousCheck(curve: string, count: number, seed: number, group?: 'g1' | 'g2'): SelftestResult; // g2: bn254, bls12-381
+  // q − S·R with q = a·G, R = b·G (a, b 32 bytes little-endian), S = Σ_j 2^(jc)·(f + counts[j]), by the
+  // constant-time mode's table of unblind_digits(top, W, c) hex digits (cuda/msm/combine.hpp); point:
+  // canonical affine x‖y (G2: x.c0‖x.c1‖y.c0‖y.c1), zeros for O. Throws ERR_INTERNAL where S does not fit.
+  unblind(
+    curve: string,
+    a: Uint8Array,
+    b: Uint8Array,
+    counts: BigUint64Array,
+    fTop: BigUint64Array,
+    c: number,
+    group?: 'g1' | 'g2',
+  ): { digits: number; point: Uint8Array };
   // tools.cpp
   // P_i = (s + i·t)·G of the group (default g1), canonical x‖y (G2: x.c0‖x.c1‖y.c0‖y.c1); with
   // partPoints, the same bytes in parts of that many points (the last one fewer; [] for n = 0),
