@@ -319,6 +319,7 @@ struct ConstantTimeAcc {
     if (X::madd_blinded_into(s, p, skip | p.is_inf())) s.set(add_exceptional<G>(s.get(), p));
   }
   __device__ __forceinline__ void store(uint32_t slot) { runs[slot] = s.get(); }
+  __device__ __forceinline__ void store_infinity(uint32_t slot) { runs[slot] = X::infinity(); }
   __device__ __forceinline__ void bucket(uint32_t b) { buckets[b - 1] = s.get(); }
 };
 

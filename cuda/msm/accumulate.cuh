@@ -162,19 +162,26 @@ MSM_HD MSM_INLINE void accumulate_thread_direct(uint32_t tid, Span sp, const Key
 // stored there (acc.bucket); the first goes to slot 2·tid (head_slot) and the last, when it is
 // another, to 2·tid + 1 (tail_slot), each slot's bucket in buffer_index. §5 (ct_aggregate.cuh) then
 // runs over 2T slots instead of the paper's T + M (tid + k per run): at 2^24 points and 2^21
-// buckets, 2^18 padded slots against 2^22. With a single run the tail slot keeps O but takes the
+// buckets, 2^18 padded slots against 2^22. With a single run the tail slot is stored O but takes the
 // run's bucket, so that slots read in order never put an index-0 slot between two equal buckets;
+// a thread without entries stores O and index 0 in both: every one of the 2T slots is written here,
+// so nothing clears them first (a fill of 2T points took 8 µs at BN254 2^16, bench/gpu-notes.md);
 // the keys are sorted, so the slots' buckets are too, and a bucket's pieces lie in consecutive
 // slots. Acc: begin(b, head) starts a run's sum (accumulate.cu ConstantTimeAcc: from its blinding
 // point for a head piece or the zero digits, else from the bucket's value so far: in a later piece
 // of a call the earlier pieces' sum, which §5's one output per bucket or the direct store then
 // carries on), add(value, skip) always runs its formula and keeps the old sum when skip,
-// store(slot), bucket(b). The run ends are the one data-dependent step: a store per run and the next run's
+// store(slot), store_infinity(slot), bucket(b). The run ends are the one data-dependent step: a store per run and the next run's
 // start, at most M/T + 2 per thread (the paper's Alg. 4 stores alike).
 template <class Acc, class Keys>
 MSM_HD MSM_INLINE void accumulate_thread_ct(uint32_t tid, Span sp, const Keys& keys, const uint32_t* values,
                                             uint32_t* buffer_index, Acc& acc) {
-  if (sp.s >= sp.e) return;
+  if (sp.s >= sp.e) {
+    acc.store_infinity(head_slot(tid));
+    acc.store_infinity(tail_slot(tid));
+    buffer_index[head_slot(tid)] = buffer_index[tail_slot(tid)] = 0;
+    return;
+  }
   uint32_t prev = keys[sp.s];
   buffer_index[head_slot(tid)] = prev;
   bool first_run = true;
@@ -190,7 +197,12 @@ MSM_HD MSM_INLINE void accumulate_thread_ct(uint32_t tid, Span sp, const Keys& k
     acc.add(values[i], key == 0);
     prev = key;
   }
-  acc.store(first_run ? head_slot(tid) : tail_slot(tid));
+  if (first_run) {
+    acc.store(head_slot(tid));
+    acc.store_infinity(tail_slot(tid));
+  } else {
+    acc.store(tail_slot(tid));
+  }
   buffer_index[tail_slot(tid)] = prev;
 }
 

@@ -1,8 +1,8 @@
 // Constant-time aggregation kernels, Chen et al. §5 as a tree of one addition per level (index logic
 // in ct_aggregate.cuh), and the bulk passes of the blinding point R (accumulate.cu ConstantTimeAcc:
-// every run of Alg. 4 starts from R or from a bucket that holds it). launch_ct_prepare, before
-// Alg. 4: O in the XYZZ run slots, index 0 in every window's padded slots.
-// launch_ct_aggregate, after it: ct_open counts the head runs' R (a run that goes on from the thread
+// every run of Alg. 4 starts from R or from a bucket that holds it). Alg. 4 writes all of its 2T
+// XYZZ run slots and their indices (accumulate_thread_ct), ct_open the padding's.
+// launch_ct_aggregate, after Alg. 4: ct_open counts the head runs' R (a run that goes on from the thread
 // before, whose R its bucket's earlier piece carries) for the engine to take off the result, and
 // writes the slots homogeneous into the §5 buffer as level 1's nodes (ct_first_level); then the
 // other levels, several per launch (ct_launch_last), over the blocks that hold Alg. 4's slots
@@ -161,8 +161,9 @@ __global__ void __launch_bounds__(kCtBlock) ct_open_kernel(Workspace<G> w) {
     const size_t slot = size_t(j) * 2 * half + 2 * tid;
     HomOf<G>* const out = w.ct_buffer() + slot;
     uint32_t weight = 0;
-    if (tid >= w.T) {
+    if (tid >= w.T) {  // the padding: O and index 0 (Alg. 4 writes only its 2T slots)
       out[0] = out[1] = HomOf<G>::infinity();
+      w.buf_index[slot] = w.buf_index[slot + 1] = 0;
     } else {
       const WindowKeys keys{w.keys + size_t(j) * count, bucket_mask(w.log_m())};
       const Span sp = thread_span(0, count, w.T, tid);
@@ -188,14 +189,6 @@ void launch_ct_pass(void (*kernel)(Workspace<G>), const Workspace<G>& w, size_t 
 }
 
 template <class G>
-void launch_ct_prepare(const Workspace<G>& w, cudaStream_t s) {
-  const size_t slots = size_t(w.W) * w.ct_padded();
-  // O in the 2T run slots of every window (ct_open reads no others), index 0 in all of them
-  launch_fill_infinity(w.ct_runs, slots - w.ct_padded() + 2 * size_t(w.T), s);
-  MSM_CUDA_CHECK(cudaMemsetAsync(w.buf_index, 0, slots * sizeof(uint32_t), s));
-}
-
-template <class G>
 void launch_ct_aggregate(const Workspace<G>& w, int device, cudaStream_t s) {
   const uint32_t P = w.ct_padded();
   launch_ct_pass(ct_open_kernel<G>, w, size_t(w.W) * (P / 2), "ct_open_kernel", s);
@@ -215,7 +208,6 @@ void launch_ct_aggregate(const Workspace<G>& w, int device, cudaStream_t s) {
 }
 
 #define MSM_INSTANTIATE(G)                                                  \
-  template void launch_ct_prepare<G>(const Workspace<G>&, cudaStream_t); \
   template void launch_ct_aggregate<G>(const Workspace<G>&, int, cudaStream_t);
 MSM_FOR_EACH_STAGE_CURVE(MSM_INSTANTIATE)
 #undef MSM_INSTANTIATE

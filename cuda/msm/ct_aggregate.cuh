@@ -254,7 +254,7 @@ MSM_HD MSM_INLINE uint32_t ct_stage_from(uint32_t padded, uint32_t block, uint32
 }
 // Blocks of the launch ending at d1 that hold any of the first `live` elements (the 2T slots Alg. 4
 // wrote; at least one, for ct_root). A block past them would only combine padding (O, index 0) into
-// padding, which launch_ct_prepare left it as; a node over live elements and padding is still
+// padding, as ct_open stores it; a node over live elements and padding is still
 // combined, in the block that holds its live part. At T = 67,584 (an H100's resident Alg. 4 threads)
 // the 135,168 slots pad to 262,144, so about half the first launch's blocks. Which blocks run depends
 // on T alone, never on the scalars.

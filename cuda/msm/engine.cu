@@ -588,7 +588,6 @@ class CudaEngine final : public Engine {
     sort_windows(w.sort_temp, w.sort_temp_bytes, w.keys_in, w.keys, w.vals_in, w.vals, w.entries(), w.W, w.sort_group,
                  w.sort_first_bit(), sort_key_bits(w.log_m(), w.sort_group), s);
     prof_.mark("sort", s);
-    if (ct) launch_ct_prepare<G>(w, s);
     if (!later && !cleared) {
       launch_clear_buckets<G>(w, s);
       prof_.mark("clear", s);

@@ -175,10 +175,7 @@ void launch_aggregate(const Workspace<G>& w, int device, cudaStream_t s);
 template <class G>
 void launch_clear_buckets(const Workspace<G>& w, cudaStream_t s);
 
-// ct_aggregate.cu: §5 — ct_prepare before Alg. 4 (O in the run slots, index 0), ct_aggregate after
-// (R off the head runs, the tree, its outputs into the buckets).
-template <class G>
-void launch_ct_prepare(const Workspace<G>& w, cudaStream_t s);
+// ct_aggregate.cu: §5 after Alg. 4 (the head runs' R counted, the tree, its outputs into the buckets).
 template <class G>
 void launch_ct_aggregate(const Workspace<G>& w, int device, cudaStream_t s);
 

@@ -47,6 +47,7 @@ struct IntCtAcc {
   void begin(uint32_t b, bool head) { acc = head || b == 0 || !later ? 0 : buckets[b - 1].v; }
   void add(uint32_t v, bool skip) { acc = skip ? acc : acc + weights[v]; }
   void store(uint32_t slot) { buffer[slot] = IntPoint{acc}; }
+  void store_infinity(uint32_t slot) { buffer[slot] = IntPoint{0}; }
   void bucket(uint32_t b) {
     buckets[b - 1] = IntPoint{acc};
     ++bucket_writes[b - 1];
@@ -76,8 +77,11 @@ Napi::Value accumulate_ct(const Napi::CallbackInfo& cb) {
   std::vector<uint32_t> values(n);
   for (uint32_t i = 0; i < n; ++i) values[i] = i;
   const uint32_t P = gpu::ct_window_slots(T);
+  // Alg. 4 writes all 2T slots (nothing clears them before it): they start as garbage here, so that
+  // a slot left unwritten shows; the padding past them is ct_open's, O and index 0
   std::vector<uint32_t> index(P, 0), writes(M, 0);
   std::vector<IntPoint> buffer(P, IntPoint{0});
+  for (uint32_t s = 0; s < 2 * T && s < P; ++s) index[s] = 0xdeadbeefu, buffer[s] = IntPoint{0xdeadbeefdeadbeefull};
   for (uint32_t tid = 0; tid < T; ++tid) {
     IntCtAcc acc{weights.Data(), buffer.data(), buckets.data(), writes.data(), later};
     gpu::accumulate_thread_ct(tid, gpu::thread_span(0, n, T, tid), keys.Data(), values.data(), index.data(), acc);
@@ -192,7 +196,7 @@ Napi::Value ct_aggregate(const Napi::CallbackInfo& cb) {
     const uint32_t d1 = gpu::ct_launch_last(d0, P, block, resident, live);
     if (d1 < d0 || d1 > P / 2 || (d1 & (d1 - 1))) fail(cb.Env(), "a launch ending outside the levels");
     // The blocks the launch leaves out are run too, and must change nothing (their elements and every
-    // bucket as they were): only padding, as launch_ct_prepare leaves it.
+    // bucket as they were): only padding, as ct_open stores it.
     const uint32_t held = gpu::ct_launch_blocks(P, d1, live);
     if (held == 0 || uint64_t(held) * 2 * d1 < std::min<uint64_t>(live, P)) fail(cb.Env(), "a launch leaves out live elements");
     for (uint32_t b = 0; b < P / (2 * d1); ++b) {
