@@ -80,8 +80,12 @@ __global__ void __launch_bounds__(kAggBlock) scatter_kernel(Workspace<G> w) {
 // The default mode's aggregation (aggregate.cuh DirectView): one thread per Alg. 4 thread; where its
 // tail slot starts a split bucket, it adds the bucket's few pieces into the bucket itself, or, past
 // Plan::heavy_pieces of them, queues the bucket for heavy_kernel. Every other bucket Alg. 4 wrote.
+// Its blocks per SM as heavy_kernel's: BLS12-381's 178 registers (2 blocks) became 168 (3, 80 B
+// spilled), and the kernel took 66 µs against 71–73 a piece at 2^20, 88–96 against 100 at 2^16
+// (ncu, one H200; bench/gpu-notes.md); BN254's 126 registers already let 4 blocks run.
 template <class G>
-__global__ void __launch_bounds__(kAggBlock) split_kernel(Workspace<G> w) {
+__global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_fp2<typename G::field>))
+    split_kernel(Workspace<G> w) {
   using X = XyzzOf<G>;
   const uint32_t j = blockIdx.y;
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;

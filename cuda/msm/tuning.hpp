@@ -92,9 +92,10 @@ constexpr unsigned kTableBlock = 128;      // precompute.cu: one thread per batc
 constexpr unsigned kTableThreadsPerSm = 512;
 constexpr int kTableMaxBatch = 32;         // points per thread sharing one inversion (registers: F[32])
 constexpr unsigned kAggBlock = 128;        // aggregate.cu: one thread per Alg. 4 thread, one block per part of a heavy bucket
-// aggregate.cu heavy_kernel's blocks per SM (G1). Set when that kernel also summed the homogeneous
-// mode's light buckets (ptxas took 186 registers and 2 blocks, where 3 ran that path at 0.31–0.33
-// ms against 0.40; ncu, BLS12-381 2^20); a part of a heavy bucket is one block's work, and the bound stays.
+// aggregate.cu heavy_kernel's and split_kernel's blocks per SM (G1). Set when heavy_kernel also
+// summed the homogeneous mode's light buckets (ptxas took 186 registers and 2 blocks, where 3 ran
+// that path at 0.31–0.33 ms against 0.40; ncu, BLS12-381 2^20); a part of a heavy bucket is one
+// block's work, and the bound stays. split_kernel took it later (aggregate.cu).
 constexpr int agg_min_blocks(int limbs, bool fp2) { return fp2 ? 1 : limbs >= 5 ? 3 : 4; }
 constexpr unsigned kCtBlock = 128;         // ct_aggregate.cu: one thread per group of four
 constexpr int kRedLog = 7;                 // reduce.cu: blocks of 2^7 threads, grid-stride over the rounds'
