@@ -36,6 +36,12 @@ __device__ __forceinline__ X group_sum(X* sm, const X& partial, uint32_t G) {
   return tree_sum<0>(sm, G);
 }
 
+// split_kernel's and heavy_kernel's blocks an SM for G (tuning.hpp agg_min_blocks).
+template <class G>
+constexpr int agg_blocks() {
+  return agg_min_blocks(G::field::N, ff::is_fp2<typename G::field>);
+}
+
 // Window j's record of Alg. 4's runs: the homogeneous mode's buffer (BufferView), the default mode's
 // split buckets (DirectView; Alg. 4 reuses buf_offset and buf_used for lead and split).
 template <class G>
@@ -84,7 +90,7 @@ __global__ void __launch_bounds__(kAggBlock) scatter_kernel(Workspace<G> w) {
 // spilled), and the kernel took 66 µs against 71–73 a piece at 2^20, 88–96 against 100 at 2^16
 // (ncu, one H200; bench/gpu-notes.md); BN254's 126 registers already let 4 blocks run.
 template <class G>
-__global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_fp2<typename G::field>))
+__global__ void __launch_bounds__(kAggBlock, agg_blocks<G>())
     split_kernel(Workspace<G> w) {
   using X = XyzzOf<G>;
   const uint32_t j = blockIdx.y;
@@ -129,7 +135,7 @@ __device__ __forceinline__ X load_cg(const X* p) {
 // piece of a call the homogeneous mode adds the total onto the bucket; the default mode's later
 // pieces carry the earlier sum in the bucket's first piece (Alg. 4).
 template <class G, bool Split>
-__global__ void __launch_bounds__(kAggBlock, agg_min_blocks(G::field::N, ff::is_fp2<typename G::field>))
+__global__ void __launch_bounds__(kAggBlock, agg_blocks<G>())
     heavy_kernel(Workspace<G> w) {
   using X = XyzzOf<G>;
   __shared__ alignas(16) unsigned char raw[kAggBlock * sizeof(X)];
