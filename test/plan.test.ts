@@ -14,12 +14,28 @@ const RESIDENT = 132 * 3 * BLOCK; // H100: SMs × blocks × block size
 const TABLE_SHARE = 0.5;
 const LEVELS_SHARE = 0.25; // plan.hpp kLevelsShare
 
-// Alg. 4 threads per window: whole blocks, so that the launch's W·T/BLOCK blocks are all resident
-// (one wave); the plain quotient where not even one block per window is resident; at most the
-// window's n entries (D·n in the one window of shared buckets).
-function threadsPerWindow(resident: number, W: number, n: number): number {
+// Alg. 4 threads per window in a wave: whole blocks, so that the launch's W·T/BLOCK blocks are all
+// resident; the plain quotient where not even one block per window is resident.
+function threadsPerWave(resident: number, W: number): number {
   const q = Math.floor(resident / W);
-  return Math.max(1, Math.min(q >= BLOCK ? Math.floor(q / BLOCK) * BLOCK : q, n));
+  return q >= BLOCK ? Math.floor(q / BLOCK) * BLOCK : q;
+}
+// Waves of them (accumulate.cuh alg4_waves): doubled up to 8 while each thread keeps ≥ 256 of the
+// window's entries; T at most the entries (D·n in the one window of shared buckets), one wave then.
+const WAVE_ENTRIES = 256;
+function alg4Waves(entries: number, perWave: number): number {
+  let k = 1;
+  while (2 * k <= 8 && entries >= 2 * k * perWave * WAVE_ENTRIES) k *= 2;
+  return k;
+}
+function wavesAndThreads(resident: number, W: number, n: number): { T: number; waves: number } {
+  const perWave = threadsPerWave(resident, W);
+  const waves = alg4Waves(n, perWave);
+  const T = Math.max(1, Math.min(waves * perWave, n));
+  return { T, waves: T < waves * perWave ? 1 : waves };
+}
+function threadsPerWindow(resident: number, W: number, n: number): number {
+  return wavesAndThreads(resident, W, n).T;
 }
 
 // The largest h ≤ top with (h + 1)·n affine points in TABLE_SHARE of the free memory, or -1.
@@ -84,7 +100,7 @@ describe.each(CURVE_NAMES)('%s', (curve: CurveName) => {
     expect(p.tau).toBe(deepestFitting(n, p.affineBytes, free, p.c - 1));
     expect(p.tableLowered).toBe(p.tau < p.c - 1);
     expect(p.T).toBe(threadsPerWindow(RESIDENT, p.W, n));
-    expect(p.W * Math.ceil(p.T / BLOCK)).toBeLessThanOrEqual(RESIDENT / BLOCK);
+    expect(p.W * Math.ceil(p.T / p.waves / BLOCK)).toBeLessThanOrEqual(RESIDENT / BLOCK); // a wave of blocks resident
     expect(p.total).toBeLessThanOrEqual(free);
     checkLayout(p, n);
   });
@@ -133,14 +149,16 @@ describe.each(CURVE_NAMES)('%s', (curve: CurveName) => {
     ['an H100 at 2 blocks per SM', 132 * 2 * BLOCK],
     ['a 46-SM GPU at 4 blocks per SM', 46 * 4 * BLOCK],
     ['fewer resident blocks than windows', 8 * BLOCK],
-  ])('Alg. 4 launches one wave on %s', (_name, resident) => {
-    for (const log of [16, 20, 24]) {
+  ])('Alg. 4 launches whole waves on %s', (_name, resident) => {
+    for (const log of [16, 20, 22, 24]) {
       const p = T().planContext(curve, 2 ** log, {}, 80 * GB, resident);
-      expect(p.T).toBe(threadsPerWindow(resident, p.W, (p.sharedBuckets ? p.D : 1) * 2 ** log));
+      const want = wavesAndThreads(resident, p.W, (p.sharedBuckets ? p.D : 1) * 2 ** log);
+      expect({ T: p.T, waves: p.waves }).toEqual(want);
       if (resident / p.W >= BLOCK) {
-        expect(p.T % BLOCK).toBe(0);
-        expect(p.W * (p.T / BLOCK)).toBeLessThanOrEqual(resident / BLOCK);
-        expect(p.W * (p.T / BLOCK + 1)).toBeGreaterThan(resident / BLOCK); // no whole block per window left idle
+        const perWave = p.T / p.waves;
+        expect(perWave % BLOCK).toBe(0);
+        expect(p.W * (perWave / BLOCK)).toBeLessThanOrEqual(resident / BLOCK);
+        expect(p.W * (perWave / BLOCK + 1)).toBeGreaterThan(resident / BLOCK); // no whole block per window left idle
       }
     }
   });

@@ -30,6 +30,7 @@ const Environment& environment() {
                                                          : 0;
     e.cuda_pieces = integer("MSM_CUDA_PIECES", 1, 8, 0);
     e.cuda_heavy = integer("MSM_CUDA_HEAVY", 1, 64, 0);
+    e.cuda_waves = integer("MSM_CUDA_WAVES", 1, 8, 0);
     e.cuda_profile = std::getenv("MSM_CUDA_PROFILE") != nullptr;
     e.cuda_profile_host = is("MSM_CUDA_PROFILE", "host");
     e.cuda_upload_pageable = is("MSM_CUDA_UPLOAD", "pageable");

@@ -28,6 +28,10 @@ struct Environment {
   // MSM_CUDA_HEAVY=h (1 … 64): the default mode's Alg. 5 sums a split bucket over more than h threads
   // by a block; 0 = the plan's choice (cuda/msm/plan.hpp Plan::heavy_pieces; for measuring).
   int cuda_heavy = 0;
+  // MSM_CUDA_WAVES=k (1 … 8): every Alg. 4 launch takes k waves of its resident threads (cuda/msm/
+  // plan.hpp Plan::waves), whatever its entries; 0 = the plan's choice, and each launch as many of
+  // those as its entries allow (accumulate.cuh alg4_waves). For measuring and tests.
+  int cuda_waves = 0;
   // MSM_CUDA_PROFILE (any value): per-stage device times of every MSM on stderr, and the host's
   // phases (call-time copy, launches).
   bool cuda_profile = false;

@@ -333,7 +333,7 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B, Mode
   const WindowKeys keys{w.keys + base, bucket_mask(w.log_m())};
   extern __shared__ uint64_t acc_shared[];  // Budget::shared: kAccBlock sums (accumulate_smem)
   if constexpr (Mode == Accumulation::constant_time) {
-    const Span sp = thread_span(0, count, w.T, tid);
+    const Span sp = thread_span(0, count, w.span_threads(count), tid);
     using X = XyzzOf<G>;
     using Sum = std::conditional_t<B == Budget::shared, SharedSum<X>, RegisterSum<X>>;
     ConstantTimeAcc<G, Sum> acc{w.table,
@@ -349,7 +349,7 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B, Mode
   } else if constexpr (Mode == Accumulation::homogeneous) {
     using H = ec::HomogeneousOf<G>;
     const uint32_t first = first_nonzero(keys, count);
-    const Span sp = thread_span(first, count, w.T, tid);
+    const Span sp = thread_span(first, count, w.span_threads(count - first), tid);
     using A = AffineOf<G>;
     constexpr bool in_shared = B == Budget::shared;
     HomogeneousAcc<G, std::conditional_t<in_shared, SharedSum<H>, H>, std::conditional_t<in_shared, SharedSum<A>, A>> acc{
@@ -369,7 +369,7 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B, Mode
     XyzzAcc<G, Sum> acc{w.table,   w.n,   uint32_t(w.tau), w.value_shift(), w.buffer + size_t(j) * w.slots(),
                         w.buckets + size_t(j) * w.M(), w.later, {}};
     if constexpr (B == Budget::shared) acc.s.base = acc_shared + threadIdx.x;
-    accumulate_thread_direct(tid, thread_span(first, count, w.T, tid), keys, w.vals + base, first, count,
+    accumulate_thread_direct(tid, thread_span(first, count, w.span_threads(count - first), tid), keys, w.vals + base, first, count,
                              w.buf_offset + size_t(j) * w.T, w.buf_used + size_t(j) * w.T, acc);
   }
 }

@@ -57,6 +57,27 @@ MSM_HD MSM_INLINE Span thread_span(uint32_t first, uint32_t n, uint32_t T, uint3
   return Span{first + uint32_t(s), first + uint32_t(e)};
 }
 
+// Alg. 4's threads in waves. With T = the resident threads every thread has the same share, yet the
+// SM's warps do not keep pace with each other: at 2^20 on one H200 Alg. 4's warps averaged 5.9 of
+// the 8 a scheduler holds (BN254; the heavy multiply pipe 79 % busy, BLS12-381 82 %), the last ones
+// running with too few beside them to fill the pipe. k waves of blocks let an SM start another block
+// as one ends (BN254 / BLS12-381 2^20, k = 4: Alg. 4 1.99 → 1.87 ms, 5.11 → 4.73), but each span
+// end may split a bucket, and Alg. 5's work grows with the spans (split_kernel and heavy_kernel
+// 92 → 608 µs a piece at BN254 2^20, k = 4): a wave more only while each thread keeps at least
+// kWaveEntries entries (bench/gpu-notes.md, "Alg. 4 in waves"). The plan sizes T for the most
+// waves its largest window takes (Plan::waves); each launch takes those its own entries allow
+// (Workspace::span_threads), so that few entries (a call's first piece, mostly-zero or small
+// scalars) keep one wave.
+constexpr uint32_t kWaveEntries = 256;
+constexpr uint32_t kMaxWaves = 8;
+// Waves (a power of two, at most `most`) for m entries over `per_wave` threads a wave, each thread
+// keeping at least `least` entries (kWaveEntries; 0 where MSM_CUDA_WAVES fixes them).
+MSM_HD MSM_INLINE uint32_t alg4_waves(uint64_t m, uint32_t per_wave, uint32_t most, uint32_t least = kWaveEntries) {
+  uint32_t k = 1;
+  while (2 * k <= most && m >= uint64_t(2 * k) * per_wave * least) k *= 2;
+  return k;
+}
+
 // Alg. 4 for one thread. Writes buffer_offset[tid], buffer_used[tid] and, for each run of equal
 // keys, buffer_index[slot] and (through acc.store) the run's sum at slot.
 template <class Acc, class Keys>

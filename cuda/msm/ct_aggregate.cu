@@ -166,7 +166,7 @@ __global__ void __launch_bounds__(kCtBlock) ct_open_kernel(Workspace<G> w) {
       w.buf_index[slot] = w.buf_index[slot + 1] = 0;
     } else {
       const WindowKeys keys{w.keys + size_t(j) * count, bucket_mask(w.log_m())};
-      const Span sp = thread_span(0, count, w.T, tid);
+      const Span sp = thread_span(0, count, w.span_threads(count), tid);
       const bool head = sp.s < sp.e && sp.s > 0 && keys[sp.s - 1] == keys[sp.s];
       weight = head ? bucket_weight(keys[sp.s], odd) : 0;
       const HomOf<G> h = HomOf<G>::from_xyzz(w.ct_runs[slot]);

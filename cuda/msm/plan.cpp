@@ -393,7 +393,16 @@ Plan make_plan(const PlanInput& in) {
   p.M = 1u << log_m;
   // Entries per window: n, or all D·n in the one shared window.
   const uint64_t entries = p.shared_buckets ? uint64_t(p.D) * n1 : n1;
-  p.T = std::max<uint32_t>(1, uint32_t(std::min<uint64_t>(threads_per_window(in.resident_threads, p.W), entries)));
+  uint32_t per_wave = threads_per_window(in.resident_threads, p.W);
+  const bool fixed = environment().cuda_waves > 0;
+  p.waves = fixed ? uint32_t(environment().cuda_waves) : alg4_waves(entries, per_wave, kMaxWaves);
+  p.wave_entries = fixed ? 0 : kWaveEntries;
+  if (fixed && uint64_t(per_wave) * p.waves > entries) {  // tests: the forced waves at small n, of fewer threads
+    const uint64_t q = entries / p.waves;
+    per_wave = uint32_t(q >= kAccBlock ? q / kAccBlock * kAccBlock : std::max<uint64_t>(q, 1));
+  }
+  p.T = std::max<uint32_t>(1, uint32_t(std::min<uint64_t>(uint64_t(p.waves) * per_wave, entries)));
+  if (p.T < uint64_t(p.waves) * per_wave) p.waves = 1;  // fewer entries than threads: one (partial) wave
   p.slots = ct ? ct_window_slots(p.T) : buffer_slots(p.T, log_m);
   // The reduction counts a third of the register kernel's threads (PlanInput::chunk_threads): with one
   // bucket set a sweep of MSM_CUDA_CHUNK_LOG on the H100 (BN254 and BLS12-381 at 2^22 and 2^24,

@@ -59,7 +59,9 @@ struct Plan {
   int W = 0;           // windows the pipeline runs (bucket sets): D, or 1 with shared buckets
   int tau = 0;         // the table holds 2^h·P_i for h ≤ τ (§3.1); shared buckets: 2^(hc)·P_i, τ = D − 1;
                        // levels: τ = D·c − 1
-  uint32_t T = 0;      // Alg. 4 threads per window
+  uint32_t T = 0;      // Alg. 4 threads per window: `waves` times the resident ones (threads_per_window)
+  uint32_t waves = 1;  // the most waves of Alg. 4 threads a launch takes (accumulate.cuh alg4_waves)
+  uint32_t wave_entries = 0;  // entries a thread keeps for a wave more: kWaveEntries, 0 where MSM_CUDA_WAVES fixes them
   uint32_t M = 0;      // buckets per window, 2^(c−2) (odd digits only, §3.1), or 2^(c−1) plain shared
   uint32_t slots = 0;  // Alg. 4 buffer slots per window: buffer_slots(T, log2 M) (Eq. (2)); constant time: ct_window_slots(T) (§5)
   int chunk_log = 0;   // l: the reduction's chunk level sums chunks of 2^l buckets first (reduce.cuh)

@@ -66,6 +66,7 @@ struct Workspace {
   bool shared_sum = false;  // Alg. 4 keeps its running sums in shared memory (Plan::shared_sum)
   bool later = false;       // a call's later piece: Alg. 4 (default, constant time) or 5 (homogeneous) adds onto `buckets`
   uint32_t T = 0;
+  uint32_t waves = 1, wave_entries = 0;  // Plan::waves, Plan::wave_entries
   int chunk_log = 0;  // l of the reduction's chunk level (reduce.cuh)
   uint32_t heavy_pieces = 0;  // Plan::heavy_pieces
   int sort_group = 1;  // g: windows per radix sort (sort.cu)
@@ -105,6 +106,12 @@ struct Workspace {
   // Entries per window: each window's digits, or all D·count where the windows share the buckets.
   MSM_HD uint32_t entries() const { return shared_buckets ? uint32_t(D) * count : count; }
   MSM_HD uint32_t slots() const { return buffer_slots(T, log_m()); }
+  // The Alg. 4 threads that take spans of m entries: whole waves of T / waves (accumulate.cuh
+  // alg4_waves); the rest of the T have empty spans.
+  MSM_HD uint32_t span_threads(uint32_t m) const {
+    const uint32_t per_wave = T / waves;
+    return per_wave * alg4_waves(m, per_wave, waves, wave_entries);
+  }
   // The first key bit the radix sort takes: the bits below it are the recode's (partition_bits).
   MSM_HD int sort_first_bit() const { return partition_bits(key_bits(log_m()), D, shared_buckets); }
   // constant_time: P, the window's buffer padded to a power of two (ct_aggregate.cuh), and the view
@@ -116,7 +123,7 @@ struct Workspace {
   static Workspace bind(const Plan& p, unsigned char* base) {
     const auto at = [&](const Region& r) { return static_cast<void*>(base + r.offset); };
     Workspace w;
-    w.n = p.n, w.first = 0, w.count = p.n, w.c = p.c, w.W = p.W, w.D = p.D, w.tau = p.tau, w.mode = p.mode, w.shared_sum = p.shared_sum, w.T = p.T, w.chunk_log = p.chunk_log;
+    w.n = p.n, w.first = 0, w.count = p.n, w.c = p.c, w.W = p.W, w.D = p.D, w.tau = p.tau, w.mode = p.mode, w.shared_sum = p.shared_sum, w.T = p.T, w.waves = p.waves, w.wave_entries = p.wave_entries, w.chunk_log = p.chunk_log;
     w.sort_group = p.sort_group;
     w.shared_buckets = p.shared_buckets;
     w.levels = p.levels;

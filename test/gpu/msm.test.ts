@@ -354,6 +354,20 @@ d('shared buckets forced at small n', () => {
   );
 });
 
+// Alg. 4 in waves of its resident threads (cuda/msm/accumulate.cuh alg4_waves), which the plan takes
+// only where each thread keeps ≥ 256 entries a wave (on an H200 from 2^22 points at BLS12-381, 2^23
+// at BN254: the 2^22 case above runs BLS12-381 in two waves), forced at
+// small n with fewer threads a wave: every span end a possible split bucket, the threads past a
+// launch's waves empty (MSM_CUDA_WAVES fixes every launch's waves). scripts/gpu-sanitize.js's
+// workload, each result against the CPU backend, in a process of its own.
+d('Alg. 4 in waves forced at small n', () => {
+  test.each([{ MSM_CUDA_WAVES: '4' }, { MSM_CUDA_WAVES: '8', MSM_CUDA_BUCKETS: 'levels' }])(
+    'every curve, group and mode = CPU backend (%o)',
+    (vars) => expectWorkloadExact('waves', vars),
+    600_000,
+  );
+});
+
 // The constant-time mode's running sums start from a secret random point R, so that its incomplete
 // mixed additions (ec/xyzz.hpp madd_blinded_into) meet s = ±q or O only by a negligible chance, and
 // take a complete addition if they do (cuda/msm/accumulate.cu ConstantTimeAcc). MSM_CUDA_BLIND=base0

@@ -78,6 +78,7 @@ Napi::Value plan_context(const Napi::CallbackInfo& cb) {
   r.Set("levels", p.levels);
   r.Set("tau", p.tau);
   r.Set("T", double(p.T));
+  r.Set("waves", double(p.waves));
   r.Set("M", double(p.M));
   r.Set("slots", double(p.slots));
   r.Set("chunkLog", p.chunk_log);

@@ -44,6 +44,7 @@ export interface ContextPlan {
   levels: boolean; // that set of odd digits over every level 2^e·P, e < D·c (Plan::levels)
   tau: number;
   T: number;
+  waves: number; // the most waves of Alg. 4 threads a launch takes (plan.hpp Plan::waves)
   M: number;
   slots: number;
   chunkLog: number; // l of the reduction's chunk level (cuda/msm/reduce.cuh)
