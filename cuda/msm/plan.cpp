@@ -280,9 +280,10 @@ int choose_window_bits(uint64_t n, const uint32_t* rm1, int bits, uint32_t resid
 
 namespace {
 
-// Alg. 4 threads per window: whole blocks of kAccBlock, so that the W·⌈T/kAccBlock⌉ blocks of the
-// launch are resident at once. Alg. 4 gives every thread an equal share, so every block runs about
-// as long; a grid even a few blocks over the resident count runs a second wave of that length
+// Alg. 4 threads per window in one wave (Plan::T is Plan::waves of them): whole blocks of kAccBlock,
+// so that a wave's W·(T/waves)/kAccBlock blocks are resident at once. Alg. 4 gives every thread an
+// equal share, so every block runs about as long; a grid even a few blocks over whole waves runs a
+// last wave of that length
 // (ncu, H100, BLS12-381 2^20: 400 blocks against 396 resident, 272 against 264 for G2). Rounding
 // down idles at most W − 1 of the resident blocks (under 4 %); a device too small for one block per
 // window keeps the plain quotient.
