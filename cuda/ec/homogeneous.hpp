@@ -81,12 +81,17 @@ struct Homogeneous {
   // keeps its own copy of the formula: written through this one, ptxas (sm_90, CUDA 13.0) gave
   // BLS12-381's ct_rounds_kernel 170 registers instead of 154 and the register-sum homogeneous
   // Alg. 4 140 B of spills instead of none.
+  //
+  // The six sums that only products take are left unreduced on the device (F::sum_unreduced, below
+  // 2p; a product of two: A·B = 4), as in Alg. 8 below: one carry chain each instead of an addition
+  // and a conditional subtraction, in §3.2's accumulation loop, whose code outgrows the instruction
+  // cache (bench/gpu-notes.md).
   template <class S>
   MSM_HD static void add_into(S& s, const Homogeneous& q) {
     const F t0 = s.coord(kX) * q.X, t1 = s.coord(kY) * q.Y, t2 = s.coord(kZ) * q.Z;
-    const F t3 = (s.coord(kX) + s.coord(kY)) * (q.X + q.Y) - (t0 + t1);
-    const F t4 = (s.coord(kY) + s.coord(kZ)) * (q.Y + q.Z) - (t1 + t2);
-    const F y3 = (s.coord(kX) + s.coord(kZ)) * (q.X + q.Z) - (t0 + t2);
+    const F t3 = F::sum_unreduced(s.coord(kX), s.coord(kY)) * F::sum_unreduced(q.X, q.Y) - (t0 + t1);
+    const F t4 = F::sum_unreduced(s.coord(kY), s.coord(kZ)) * F::sum_unreduced(q.Y, q.Z) - (t1 + t2);
+    const F y3 = F::sum_unreduced(s.coord(kX), s.coord(kZ)) * F::sum_unreduced(q.X, q.Z) - (t0 + t2);
     s.set(finish(t0, t1, t2, t3, t4, y3));
   }
 
