@@ -81,64 +81,85 @@ int choose_sort_group(uint64_t n, int W, int c) {
 }
 
 // The call-time copy of n scalars (into pinned memory, each chunk DMA'd as it is copied) takes
-// ~0.75 ns per point on the H100's host (16 copy threads, 2 MiB chunks: 12.7 ms at 2^24,
-// bench/gpu-notes.md), and the device waits for the first piece's scalars. ρ, compute over copy
-// time per point, is about 0.3·D·(F/32)² for F-byte coordinates (engine at 2^24, MSM_CUDA_PROFILE:
-// 3.5 ns per point for BN254, 7 for BLS12-381, D = 13). The device never waits again when each
+// ~0.75 ns per point (16 copy threads: 12.7 ms at 2^24 on the H100's host, 11.3–12.3 on the H200's),
+// and the device waits for the first piece's scalars. A piece of m points computes for about
+// t0 + β·m, β = kComputeMsPerPoint·D·(F/32)² for F-byte coordinates and t0 = kPieceFixedMs: its
+// aggregation and launches, and Alg. 4's one thin wave (H200, MSM_CUDA_PROFILE at 2^20 and 2^24:
+// BN254 2.3 ns per point at D = 12–13 in the large pieces, BLS12-381 4.8, and 0.25–0.3 ms more
+// in pieces of ~2^18 points; bench/gpu-notes.md). The device never waits for a later piece when each
 // piece's copy ends before the compute of the pieces before it: with cumulative shares S_i,
-// S_(i+1) ≤ S_1 + ρ'·S_i, ρ' = kPieceMargin·ρ; equality throughout gives the smallest first piece,
-// S_i = (ρ'^i − 1)/(ρ'^k − 1), and its copy is what stays exposed. The copy's speed varies (512 MiB
-// took 9.7 to 14.8 ms in consecutive calls), and while each piece's launches held up the copy of
-// the next (0.10–0.15 ms a piece) the margin was 0.65: at 0.8 BLS12-381 2^24's last piece once
-// waited 3.1 ms for its scalars (MSM_CUDA_PROFILE). With the launches on the copy threads (engine.cu
-// stage_and_copy) BN254 and BLS12-381 2^20 and 2^22 were fastest at 1.0 of 0.65 / 1.0 / 1.3 / 1.6
-// (H200; from 1.3 the device waits for the later pieces' copies, bench/gpu-notes.md).
-// Each piece more costs a pass of Alg. 3–5 (kPieceMs), and in the other modes more: the
-// constant-time mode's §5 tree (0.24 / 0.43 ms a piece at BN254 / BLS12-381 on the H100, whatever n),
-// the homogeneous mode's Alg. 5 (its copy of the runs to the buckets, and in a later piece an XYZZ
-// addition onto each: 1.0–1.1 / 1.6–1.9 ms a piece over 2^21 buckets, MSM_CUDA_PROFILE). The
-// constants are fitted to k = 2 … 6 forced on the H100 (API, 2^20 / 2^22 / 2^24, every mode:
-// bench/gpu-notes.md, "A call in k pieces", and its later sections).
+// S_(i+1) ≤ S_1 + i·e + ρ'·S_i, e = t0 over the copy of all n points, ρ' = kPieceMargin·β over the
+// copy per point; equality throughout fixes S_1 (each S_i is linear in it), and S_1's copy is what
+// stays exposed. ρ of 0.3·D·(F/32)² without t0 (before) made the last piece too large at 2^24:
+// it waited 0.35–0.96 ms for its scalars at BLS12-381 (MSM_CUDA_PROFILE, H200), and this model's
+// pieces 85.3–86.5 ms against 89.0–89.8 in a machine start where the copy was slower; at 2^20 its
+// smaller first piece changed nothing measurable (the wait for the first piece is mostly the copy
+// threads' start). The margin covers the copy's spread (512 MiB took 9.7 to 14.8 ms in consecutive
+// calls). A first piece below kMinFirstPiece points is raised to it (t0 was measured on larger
+// ones), the others kept: raising them too put BLS12-381 2^22's middle piece at 31 % of the points,
+// a piece of one Alg. 4 wave where the last piece would run two (accumulate.cuh alg4_waves).
+// Each piece more costs its t0 (it was 0.15 ms, fitted with ρ of 0.3·D·(F/32)²), and in the other
+// modes more: the constant-time mode's §5 tree (0.24 / 0.43 ms a piece at BN254 / BLS12-381 on the
+// H100, whatever n), the homogeneous mode's Alg. 5 (its copy of the runs to the buckets, and in a
+// later piece an XYZZ addition onto each: 1.0–1.1 / 1.6–1.9 ms a piece over 2^21 buckets,
+// MSM_CUDA_PROFILE). Those two were fitted to k = 2 … 6 forced on the H100 (API, 2^20 / 2^22 / 2^24,
+// every mode: bench/gpu-notes.md, "A call in k pieces", and its later sections).
 namespace {
-constexpr double kPieceMargin = 1.0;
+constexpr double kPieceMargin = 0.9;
 constexpr double kCopyMsPerPoint = 0.75e-6;
-constexpr double kPieceMs = 0.15;
+constexpr double kComputeMsPerPoint = 0.185e-6;  // per digit, times (F/32)²
+constexpr double kPieceFixedMs = 0.25;
+constexpr uint64_t kMinFirstPiece = uint64_t(1) << 17;
 constexpr double kCtTreeMs = 0.25;       // times (F/32)^1.4
 constexpr double kHomogeneousMs = 1.05;  // per 2^21 buckets, times (F/32)^1.3
-double piece_rho(int D, double f) { return std::max(kPieceMargin * 0.3 * D * f * f, 1.05); }
 
-void piece_cuts(uint64_t n, int k, double rho, uint32_t* cuts) {
-  const double whole = std::pow(rho, k) - 1.0;
-  uint64_t prev = 0;
-  for (int i = 1; i < k; ++i) {
-    const uint64_t at = uint64_t(double(n) * (std::pow(rho, i) - 1.0) / whole);
-    prev = std::min(std::max(at, prev + 1), n - uint64_t(k - i));  // every piece ≥ 1 point
-    cuts[i - 1] = uint32_t(prev);
-  }
-  cuts[k - 1] = uint32_t(n);
-}
-
-double piece_cost(uint64_t n, int k, double rho, double piece_ms) {
-  const double first = k == 1 ? 1.0 : (rho - 1.0) / (std::pow(rho, k) - 1.0);
-  return first * double(n) * kCopyMsPerPoint + (k - 1) * piece_ms;
+// The cumulative shares S_1 … S_k (S_k = 1) of n points in k pieces, the first raised to at least
+// `least` points (the later ones stay, with their copies then ending sooner); false where fewer
+// pieces cover the copy.
+bool piece_shares(uint64_t n, int k, double rho, double e, uint64_t least, double* S) {
+  S[k - 1] = 1.0;
+  if (k == 1) return true;
+  double a = 1.0, b = 0.0;  // S_i = a·S_1 + b
+  for (int i = 1; i < k; ++i) a = 1.0 + rho * a, b = i * e + rho * b;
+  S[0] = (1.0 - b) / a;
+  if (S[0] <= 0.0) return false;
+  for (int i = 1; i + 1 < k; ++i) S[i] = S[0] + i * e + rho * S[i - 1];
+  S[0] = std::max(S[0], double(least) / double(n));
+  return S[0] < S[1];
 }
 
 void choose_pieces(Plan& p, uint64_t n, size_t coordinate_bytes) {
-  const double f = double(coordinate_bytes) / 32.0, rho = piece_rho(p.D, f);
+  const double f = double(coordinate_bytes) / 32.0;
+  const double rho = kPieceMargin * kComputeMsPerPoint * p.D * f * f / kCopyMsPerPoint;
+  const double e = kPieceFixedMs / (std::max<double>(double(n), 1.0) * kCopyMsPerPoint);
   const double buckets = double(p.W) * double(p.M) / double(1u << 21);
-  const double piece_ms = kPieceMs + (p.mode == Accumulation::constant_time ? kCtTreeMs * std::pow(f, 1.4)
+  const double piece_ms = kPieceFixedMs + (p.mode == Accumulation::constant_time ? kCtTreeMs * std::pow(f, 1.4)
                                       : p.mode == Accumulation::homogeneous ? kHomogeneousMs * std::pow(f, 1.3) * buckets
                                                                             : 0.0);
+  double S[Plan::kMaxPieces];
   int k = environment().cuda_pieces;
   if (k == 0) {
     k = 1;
+    double best = double(n) * kCopyMsPerPoint;
     if (n >= kPiecesFrom)
-      for (int j = 2; j <= Plan::kMaxPieces; ++j)
-        if (piece_cost(n, j, rho, piece_ms) < piece_cost(n, k, rho, piece_ms)) k = j;
+      for (int j = 2; j <= Plan::kMaxPieces; ++j) {
+        if (!piece_shares(n, j, rho, e, kMinFirstPiece, S)) break;
+        const double cost = S[0] * double(n) * kCopyMsPerPoint + (j - 1) * piece_ms;
+        if (cost < best) best = cost, k = j;
+      }
   }
   k = int(std::min<uint64_t>(uint64_t(k), std::max<uint64_t>(n, 1)));
   p.pieces = k;
-  piece_cuts(n, k, rho, p.cuts);
+  // MSM_CUDA_PIECES forces k at any n ≥ k, for tests: then the shares of ρ alone, which split any n
+  if (environment().cuda_pieces != 0) piece_shares(n, k, rho, 0.0, 0, S);
+  else piece_shares(n, k, rho, e, kMinFirstPiece, S);
+  uint64_t prev = 0;
+  for (int i = 1; i < k; ++i) {
+    const uint64_t at = uint64_t(double(n) * std::min(S[i - 1], 1.0));
+    prev = std::min(std::max(at, prev + 1), n - uint64_t(k - i));  // every piece ≥ 1 point
+    p.cuts[i - 1] = uint32_t(prev);
+  }
+  p.cuts[k - 1] = uint32_t(n);
 }
 }  // namespace
 
