@@ -20,13 +20,11 @@ function threadsPerWave(resident: number, W: number): number {
   const q = Math.floor(resident / W);
   return q >= BLOCK ? Math.floor(q / BLOCK) * BLOCK : q;
 }
-// Waves of them (accumulate.cuh alg4_waves): doubled up to 8 while each thread keeps ≥ 256 of the
-// window's entries; T at most the entries (D·n in the one window of shared buckets), one wave then.
+// Waves of them (accumulate.cuh alg4_waves): as many, up to 8, as keep ≥ 256 of the window's entries
+// a thread; T at most the entries (D·n in the one window of shared buckets), one wave then.
 const WAVE_ENTRIES = 256;
 function alg4Waves(entries: number, perWave: number): number {
-  let k = 1;
-  while (2 * k <= 8 && entries >= 2 * k * perWave * WAVE_ENTRIES) k *= 2;
-  return k;
+  return Math.min(8, Math.max(1, Math.floor(entries / (perWave * WAVE_ENTRIES))));
 }
 function wavesAndThreads(resident: number, W: number, n: number): { T: number; waves: number } {
   const perWave = threadsPerWave(resident, W);

@@ -68,14 +68,17 @@ MSM_HD MSM_INLINE Span thread_span(uint32_t first, uint32_t n, uint32_t T, uint3
 // waves its largest window takes (Plan::waves); each launch takes those its own entries allow
 // (Workspace::span_threads), so that few entries (a call's first piece, mostly-zero or small
 // scalars) keep one wave.
+// The count is any whole number: in powers of two, BN254 2^24's last piece (~132 M entries) fell
+// from four waves to two where 244 entries a thread at four missed kWaveEntries (bench/gpu-notes.md,
+// "The pieces' cuts with a fixed cost a piece").
 constexpr uint32_t kWaveEntries = 256;
 constexpr uint32_t kMaxWaves = 8;
-// Waves (a power of two, at most `most`) for m entries over `per_wave` threads a wave, each thread
-// keeping at least `least` entries (kWaveEntries; 0 where MSM_CUDA_WAVES fixes them).
+// Waves (1 … `most`) for m entries over `per_wave` threads a wave, each thread keeping at least
+// `least` entries (kWaveEntries; 0 where MSM_CUDA_WAVES fixes them at `most`).
 MSM_HD MSM_INLINE uint32_t alg4_waves(uint64_t m, uint32_t per_wave, uint32_t most, uint32_t least = kWaveEntries) {
-  uint32_t k = 1;
-  while (2 * k <= most && m >= uint64_t(2 * k) * per_wave * least) k *= 2;
-  return k;
+  if (least == 0) return most;
+  const uint64_t k = m / (uint64_t(per_wave) * least);
+  return k < 1 ? 1u : k > most ? most : uint32_t(k);
 }
 
 // Alg. 4 for one thread. Writes buffer_offset[tid], buffer_used[tid] and, for each run of equal
