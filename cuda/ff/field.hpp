@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "common.hpp"
 
@@ -51,6 +52,18 @@ inline constexpr uint64_t x86_zero[6] = {};  // what add_mod / sub_mod add back 
 #endif
 
 namespace msm::ff {
+
+// Field parameters P whose device products are inline wherever MSM_FF_OUTLINE_PRODUCTS would make
+// them calls: Fp<InlineProducts<P>> is Fp<P> limb for limb, for code that runs rarely beside a hot
+// path of calls (cuda/msm/accumulate.cu says why).
+template <class P>
+struct InlineProducts : P {
+  static constexpr bool inline_products = true;
+};
+template <class P, class = void>
+inline constexpr bool inline_products_v = false;
+template <class P>
+inline constexpr bool inline_products_v<P, std::void_t<decltype(P::inline_products)>> = P::inline_products;
 
 // 16-byte aligned when that adds no padding (even N: 128-bit device loads); odd N (BLS24-315's
 // five limbs) stays at 8 so that an element is its 8N bytes and points keep the x‖y layout.
@@ -228,8 +241,9 @@ struct alignas(P::N % 2 == 0 ? 16 : 8) Fp {
 #if defined(__CUDACC__) && defined(MSM_FF_HAVE_PTX)
   // The device products (ptx.cuh), operands by value so that an out-of-line body keeps them in
   // registers: calls (the *_call functions) for fields of kOutlineFromLimbs or more limbs, where
-  // MSM_FF_OUTLINE_PRODUCTS sets that per source file (ptx.cuh says why), inline elsewhere.
-  static constexpr bool kOutline = N >= kOutlineFromLimbs;
+  // MSM_FF_OUTLINE_PRODUCTS sets that per source file (ptx.cuh says why), unless P is
+  // InlineProducts; inline elsewhere.
+  static constexpr bool kOutline = N >= kOutlineFromLimbs && !inline_products_v<P>;
   __device__ __forceinline__ static Fp device_product(Fp a, Fp b) {
     if constexpr (kOutline) return device_product_call(a, b);
     else return product_body(a, b);
@@ -383,5 +397,20 @@ struct alignas(P::N % 2 == 0 ? 16 : 8) Fp {
       for (int k = 0; k < 8; ++k) out[8 * i + k] = uint8_t(limb[i] >> (8 * k));
   }
 };
+
+// F with its device products inline (InlineProducts), limb for limb the same. Any other field stays
+// as it is, Fp2 among them: G2's per-pair addition in the homogeneous mode is the same out-of-line
+// function as its rare additions (cuda/msm/accumulate.cu add_complete), and its formulas inline are
+// several times G1's.
+template <class F>
+struct with_inline_products {
+  using type = F;
+};
+template <class P>
+struct with_inline_products<Fp<P>> {
+  using type = Fp<InlineProducts<P>>;
+};
+template <class F>
+using inline_products_t = typename with_inline_products<F>::type;
 
 }  // namespace msm::ff

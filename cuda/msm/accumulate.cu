@@ -35,20 +35,72 @@ __device__ __forceinline__ AffineOf<G> table_point(const AffineOf<G>* table, uin
   return value_sign(v) ? -p : p;
 }
 
-// acc + 2^k·p for k ≥ 1 (Alg. 4's EXP > τ): mdbl-2008-s-1, k − 1 × dbl-2008-s-1, add-2008-s.
-template <class X, class A>
-__device__ __forceinline__ X add_doubled(const X& acc, const A& p, uint32_t k) {
-  X q = X::dbl(p);
-  for (uint32_t i = 1; i < k; ++i) q = q.dbl();
-  return acc.add(q);
+// Alg. 4's rare paths (an entry beyond τ, the constant-time mode's exceptional addition, the
+// homogeneous mode's equal-x pairs and run ends) take their products inline, over
+// ff::InlineProducts, while the per-entry addition calls them (ff/ptx.cuh). ptxas shares a kernel's
+// register moves and carry additions between the ALU and the IMAD pipe by the kernel's static
+// mix, in which a product function counts once however often it is called; with every product a
+// call the kernel looks ALU-bound, and ptxas put BLS12-381's madd-2008-s at 443 IMAD-pipe
+// instructions beside its 2,604 IMAD.WIDE (the argument moves as IMAD.MOV, the products' own
+// carries as IMAD.X), where its 9 Montgomery reductions need 108 (the m_i), on the pipe that the
+// products keep busy. Inline, the rare paths' products give the kernel its true mix, and every one
+// of those moves and carries goes to the ALU (nvdisasm of sm_90, bench/gpu-notes.md); their size
+// costs no instruction fetches, as they seldom run.
+template <class G>
+struct InlineCurve : G {
+  using field = ff::inline_products_t<typename G::field>;
+};
+template <class G>
+using inline_curve_t = std::conditional_t<std::is_same_v<ff::inline_products_t<typename G::field>, typename G::field>, G,
+                                          InlineCurve<G>>;
+template <class T>
+struct Inlined;
+template <class F>
+struct Inlined<ec::Affine<F>> {
+  using type = ec::Affine<ff::inline_products_t<F>>;
+};
+template <class F>
+struct Inlined<ec::XYZZ<F>> {
+  using type = ec::XYZZ<ff::inline_products_t<F>>;
+};
+template <class G>
+struct Inlined<ec::Homogeneous<G>> {
+  using type = ec::Homogeneous<inline_curve_t<G>>;
+};
+// x as its inline-products twin, and the twin's value back as T: the same 64-bit limbs.
+template <class To, class From>
+__device__ __forceinline__ To same_limbs(const From& x) {
+  static_assert(sizeof(To) == sizeof(From) && sizeof(To) % 8 == 0, "the twins hold the same limbs");
+  To r;
+  const uint64_t* from = reinterpret_cast<const uint64_t*>(&x);
+  uint64_t* to = reinterpret_cast<uint64_t*>(&r);
+#pragma unroll
+  for (int k = 0; k < int(sizeof(To) / 8); ++k) to[k] = from[k];
+  return r;
 }
-// The same out of line, for G2 and for the shared-memory sum: two XYZZ points at once (192
-// registers for BLS12-381's G2, 96 for G1 against the shared-memory sum's 128-register budget) would
-// otherwise set the register allocation of the whole kernel, spilling on the hot path (a mixed
-// addition per entry) too; the call costs a few stores on this path only, taken where τ < c − 1.
+// The twin's value back as T.
+template <class T, class I>
+__device__ __forceinline__ T outlined(const I& x) {
+  if constexpr (std::is_same_v<T, I>) return x;
+  else return same_limbs<T>(x);
+}
+template <class T>
+__device__ __forceinline__ decltype(auto) inlined(const T& x) {
+  if constexpr (std::is_same_v<typename Inlined<T>::type, T>) return (x);  // G2: x itself
+  else return same_limbs<typename Inlined<T>::type>(x);
+}
+
+// acc + 2^k·p for k ≥ 1 (Alg. 4's EXP > τ): mdbl-2008-s-1, k − 1 × dbl-2008-s-1, add-2008-s. Out
+// of line for every sum's storage: two XYZZ points at once (192 registers for BLS12-381's G2, 96
+// for G1 against the shared-memory sum's 128-register budget) would otherwise set the register
+// allocation of the whole kernel, spilling on the hot path too (inline in the register-sum kernel,
+// BLS12-381's madd-2008-s made 33 local accesses, now none); the call costs a few stores on this
+// path only, taken where τ < c − 1.
 template <class X, class A>
-__device__ __noinline__ X add_doubled_out_of_line(const X& acc, const A& p, uint32_t k) {
-  return add_doubled(acc, p, k);
+__device__ __noinline__ X add_doubled(const X& acc, const A& p, uint32_t k) {
+  auto q = Inlined<X>::type::dbl(inlined(p));
+  for (uint32_t i = 1; i < k; ++i) q = q.dbl();
+  return outlined<X>(inlined(acc).add(q));
 }
 
 // Alg. 4's running sum, in shared memory as the paper keeps it (§3.3): the registers then hold
@@ -119,10 +171,7 @@ struct XyzzAcc {
     uint32_t e;
     const A p = table_point<G>(table, n, tau, shift, v, &e);
     if (e <= tau) X::madd_into(s, p);
-    else if constexpr (ff::is_fp2<typename G::field> || !std::is_same_v<Sum, RegisterSum<X>>)
-      s.set(add_doubled_out_of_line(s.get(), p, e - tau));
-    else
-      s.set(add_doubled(s.get(), p, e - tau));
+    else s.set(add_doubled(s.get(), p, e - tau));
   }
   __device__ __forceinline__ void bucket(uint32_t b) { buckets[b - 1] = s.get(); }
   __device__ __forceinline__ void piece(uint32_t slot) { buffer[slot] = s.get(); }
@@ -135,16 +184,16 @@ struct XyzzAcc {
 // default mode's local traffic), and calls took 2–5 % longer through the API.
 template <class H>
 __device__ __noinline__ H add_complete(const H& a, const H& b) {
-  return a.add(b);
+  return outlined<H>(inlined(a).add(inlined(b)));
 }
 
 // 2^k·p in projective form (RCB Alg. 9), for the entries beyond τ (τ < c − 1 only); out of line, as
 // the kernel's two uses of it are rare.
 template <class H, class A>
 __device__ __noinline__ H doubled_from(const A& p, uint32_t k) {
-  H q = H::from_affine(p);
+  auto q = Inlined<H>::type::from_affine(inlined(p));
   for (uint32_t i = 0; i < k; ++i) q = q.dbl();
-  return q;
+  return outlined<H>(q);
 }
 
 // §3.2 double-point accumulation in homogeneous coordinates: two consecutive points of a run are
@@ -269,9 +318,10 @@ struct HomogeneousAcc {
 // out of line: s = O or s = ±q, which madd_blinded_into leaves to it.
 template <class G, class X, class A>
 __device__ __noinline__ X add_exceptional(const X& s, const A& q) {
-  HomOf<G> h = HomOf<G>::from_xyzz(s);
-  HomOf<G>::add_into(h, q, false);
-  return h.to_xyzz();
+  using H = typename Inlined<HomOf<G>>::type;
+  H h = H::from_xyzz(inlined(s));
+  H::add_into(h, inlined(q), false);
+  return outlined<X>(h.to_xyzz());
 }
 
 // §5 accumulation: τ = c − 1 (the engine enforces it), so every entry is one table read, a
