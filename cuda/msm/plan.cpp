@@ -137,7 +137,8 @@ void choose_pieces(Plan& p, uint64_t n, size_t coordinate_bytes) {
                                       : p.mode == Accumulation::homogeneous ? kHomogeneousMs * std::pow(f, 1.3) * buckets
                                                                             : 0.0);
   double S[Plan::kMaxPieces];
-  int k = environment().cuda_pieces;
+  const int forced = environment().cuda_pieces;  // MSM_CUDA_PIECES: k at any n ≥ k, for tests
+  int k = forced;
   if (k == 0) {
     k = 1;
     double best = double(n) * kCopyMsPerPoint;
@@ -150,12 +151,12 @@ void choose_pieces(Plan& p, uint64_t n, size_t coordinate_bytes) {
   }
   k = int(std::min<uint64_t>(uint64_t(k), std::max<uint64_t>(n, 1)));
   p.pieces = k;
-  // MSM_CUDA_PIECES forces k at any n ≥ k, for tests: then the shares of ρ alone, which split any n
-  if (environment().cuda_pieces != 0) piece_shares(n, k, rho, 0.0, 0, S);
+  // A forced k takes the shares of ρ alone, which split any n
+  if (forced != 0) piece_shares(n, k, rho, 0.0, 0, S);
   else piece_shares(n, k, rho, e, kMinFirstPiece, S);
   uint64_t prev = 0;
   for (int i = 1; i < k; ++i) {
-    const uint64_t at = uint64_t(double(n) * std::min(S[i - 1], 1.0));
+    const uint64_t at = uint64_t(double(n) * S[i - 1]);  // 0 < S_i < 1, increasing
     prev = std::min(std::max(at, prev + 1), n - uint64_t(k - i));  // every piece ≥ 1 point
     p.cuts[i - 1] = uint32_t(prev);
   }
