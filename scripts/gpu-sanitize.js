@@ -5,7 +5,9 @@
 // test addon's generator; in each accumulation mode (default, constant time §5, homogeneous §3.2).
 // Then BN254 at 2^15 (1 MiB of scalars, where contexts lend pinned buffers): the uploads started at
 // call time, their reuse and the staged uploads of a batch larger than the lent buffers. Then
-// BN254 at c = 18 and 20.
+// BN254 at c = 18 and 20. MSM_SANITIZE_TAU=t gives the contexts of the default and homogeneous
+// modes τ = t (the constant-time mode takes only τ = c − 1): every entry beyond τ then takes Alg. 4's
+// doubled path (cuda/msm/accumulate.cu add_doubled, doubled_from).
 'use strict';
 const path = require('path');
 const root = path.resolve(__dirname, '..');
@@ -13,8 +15,9 @@ const addon = require('node-gyp-build')(root);
 const testing = require(path.join(root, 'build', 'Release', 'msm_cuda_testing.node'));
 
 const N = Number(process.env.MSM_SANITIZE_N || 4096);
+const TAU = Number(process.env.MSM_SANITIZE_TAU || -1);
 const opts = (backend, extra = {}) => ({ backend, device: 0, windowBits: 0, tau: -1, accumulation: 'xyzz', threads: 0, ...extra });
-const MODES = [['default', {}], ['constant-time', { accumulation: 'constant-time' }], ['homogeneous', { accumulation: 'homogeneous' }]];
+const MODES = [['default', { tau: TAU }], ['constant-time', { accumulation: 'constant-time' }], ['homogeneous', { accumulation: 'homogeneous', tau: TAU }]];
 let seed = 12345;
 const byte = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 24) & 0xff;
 const le = (v, bytes = 32) => {

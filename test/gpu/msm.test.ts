@@ -368,6 +368,19 @@ d('Alg. 4 in waves forced at small n', () => {
   );
 });
 
+// Alg. 4's doubled path (an entry beyond τ: cuda/msm/accumulate.cu add_doubled, doubled_from, whose
+// products are inline while the per-entry addition calls them) with τ = 0, so that every entry with
+// an even digit takes it: in the register-sum kernels and, forced at 2^12 (MSM_CUDA_ACC=shared), in
+// the shared-sum ones, every curve, G2 and mode (the constant-time mode keeps τ = c − 1).
+// scripts/gpu-sanitize.js's workload, each result against the CPU backend, in a process of its own.
+d('Alg. 4 with every entry beyond τ = 0 doubled', () => {
+  test.each([{ MSM_SANITIZE_TAU: '0' }, { MSM_SANITIZE_TAU: '0', MSM_CUDA_ACC: 'shared' }])(
+    'every curve, group and mode = CPU backend (%o)',
+    (vars) => expectWorkloadExact('τ = 0', vars),
+    600_000,
+  );
+});
+
 // The constant-time mode's running sums start from a secret random point R, so that its incomplete
 // mixed additions (ec/xyzz.hpp madd_blinded_into) meet s = ±q or O only by a negligible chance, and
 // take a complete addition if they do (cuda/msm/accumulate.cu ConstantTimeAcc). MSM_CUDA_BLIND=base0
