@@ -67,7 +67,7 @@ template <class G>
 struct Inlined<ec::Homogeneous<G>> {
   using type = ec::Homogeneous<inline_curve_t<G>>;
 };
-// x as its inline-products twin, and the twin's value back as T: the same 64-bit limbs.
+// The same 64-bit limbs as another type: a point as its inline-products twin, and back.
 template <class To, class From>
 __device__ __forceinline__ To same_limbs(const From& x) {
   static_assert(sizeof(To) == sizeof(From) && sizeof(To) % 8 == 0, "the twins hold the same limbs");
@@ -78,7 +78,7 @@ __device__ __forceinline__ To same_limbs(const From& x) {
   for (int k = 0; k < int(sizeof(To) / 8); ++k) to[k] = from[k];
   return r;
 }
-// The twin's value back as T.
+// The twin's value back as T, and x as its twin (G2's points are their own: x itself).
 template <class T, class I>
 __device__ __forceinline__ T outlined(const I& x) {
   if constexpr (std::is_same_v<T, I>) return x;
@@ -86,7 +86,7 @@ __device__ __forceinline__ T outlined(const I& x) {
 }
 template <class T>
 __device__ __forceinline__ decltype(auto) inlined(const T& x) {
-  if constexpr (std::is_same_v<typename Inlined<T>::type, T>) return (x);  // G2: x itself
+  if constexpr (std::is_same_v<typename Inlined<T>::type, T>) return (x);
   else return same_limbs<typename Inlined<T>::type>(x);
 }
 
