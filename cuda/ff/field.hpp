@@ -16,7 +16,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
 
 #include "common.hpp"
 
@@ -57,13 +56,11 @@ namespace msm::ff {
 // them calls: Fp<InlineProducts<P>> is Fp<P> limb for limb, for code that runs rarely beside a hot
 // path of calls (cuda/msm/accumulate.cu says why).
 template <class P>
-struct InlineProducts : P {
-  static constexpr bool inline_products = true;
-};
-template <class P, class = void>
+struct InlineProducts : P {};
+template <class P>
 inline constexpr bool inline_products_v = false;
 template <class P>
-inline constexpr bool inline_products_v<P, std::void_t<decltype(P::inline_products)>> = P::inline_products;
+inline constexpr bool inline_products_v<InlineProducts<P>> = true;
 
 // 16-byte aligned when that adds no padding (even N: 128-bit device loads); odd N (BLS24-315's
 // five limbs) stays at 8 so that an element is its 8N bytes and points keep the x‖y layout.

@@ -134,8 +134,8 @@ void choose_pieces(Plan& p, uint64_t n, size_t coordinate_bytes) {
   const double e = kPieceFixedMs / (std::max<double>(double(n), 1.0) * kCopyMsPerPoint);
   const double buckets = double(p.W) * double(p.M) / double(1u << 21);
   const double piece_ms = kPieceFixedMs + (p.mode == Accumulation::constant_time ? kCtTreeMs * std::pow(f, 1.4)
-                                      : p.mode == Accumulation::homogeneous ? kHomogeneousMs * std::pow(f, 1.3) * buckets
-                                                                            : 0.0);
+                                           : p.mode == Accumulation::homogeneous ? kHomogeneousMs * std::pow(f, 1.3) * buckets
+                                                                                 : 0.0);
   double S[Plan::kMaxPieces];
   const int forced = environment().cuda_pieces;  // MSM_CUDA_PIECES: k at any n ≥ k, for tests
   int k = forced;

@@ -358,8 +358,8 @@ d('shared buckets forced at small n', () => {
 // only where each thread keeps ≥ 256 entries a wave (on an H200 from 2^22 points at BLS12-381, 2^23
 // at BN254: the 2^22 case above runs BLS12-381 in two waves), forced at
 // small n with fewer threads a wave: every span end a possible split bucket, the threads past a
-// launch's waves empty (MSM_CUDA_WAVES fixes every launch's waves; 3, as the plan takes any count). scripts/gpu-sanitize.js's
-// workload, each result against the CPU backend, in a process of its own.
+// launch's waves empty (MSM_CUDA_WAVES fixes every launch's waves; 3, as the plan takes any count).
+// scripts/gpu-sanitize.js's workload, each result against the CPU backend, in a process of its own.
 d('Alg. 4 in waves forced at small n', () => {
   test.each([{ MSM_CUDA_WAVES: '3' }, { MSM_CUDA_WAVES: '8', MSM_CUDA_BUCKETS: 'levels' }])(
     'every curve, group and mode = CPU backend (%o)',
