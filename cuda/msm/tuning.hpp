@@ -15,7 +15,9 @@ namespace msm::gpu {
 //
 //   field limbs   wide                       tight                                  shared
 //   ≥ 5           2 blocks, 232 registers    3 blocks, 168 registers, ~100–150 B    4 blocks, 128 registers
-//                                            spilled (6 limbs)                      ~50–120 B spilled
+//                                            spilled (6 limbs)                      ~50–120 B spilled; the
+//                                                                                   default mode at 5 limbs
+//                                                                                   5 blocks, 96, 86 B
 //   4             4 blocks, 126 registers    5 blocks, 96 registers, ~400 B         8 blocks, 64 registers,
 //                                                                                   ~250 B spilled; the
 //                                                                                   homogeneous mode 5
@@ -29,7 +31,14 @@ namespace msm::gpu {
 // 79.7 (at 5 blocks, 96 registers and ~340 B spilled: 24.0 / 79.6); BN254 wide 9.90 / 34.5, shared
 // 9.18 / 32.0 (at 6 blocks, 80 registers: 9.47 / 33.0; at 5: 9.47 / 33.5). ncu (BLS12-381 2^22, the
 // second piece): fmaheavy pipe 80.7 → 84.0 % busy, 9.7 → 12.3 warps per SM, local loads 55.5 M →
-// 13.3 M; BN254 79.5 → 84.3 %, 12.7 → 21.8 warps. Otherwise the sums stay in registers, at the
+// 13.3 M; BN254 79.5 → 84.3 %, 12.7 → 21.8 warps. With Alg. 4's rare paths over inline products
+// (accumulate.cu) the 96-register kernels spill 34–126 B; at 5 blocks (one H200, API, random,
+// against 4, alternated twice, 2^22 / 2^24): BLS12-381 default 25.89, 25.97 / 91.30, 91.33 ms
+// against 24.10, 24.17 / 83.44, 83.68 (its callees' saved registers: 127 local accesses an entry
+// against 9); BLS12-377 default 29.64, 29.70 / 103.07, 102.99 against 28.64, 28.65 / 99.77, 99.54;
+// BLS24-315 default 17.68, 17.63 / 60.98, 61.03 against 18.13, 18.20 / 61.99, 62.00, constant time
+// 18.89, 18.86 / 66.25, 66.35 against 19.37, 19.26 / 65.29, 65.32 (bench/gpu-notes.md). So only
+// the 5-limb field's default mode takes 5 blocks. Otherwise the sums stay in registers, at the
 // table's register budget below.
 //
 // The register budgets, measured with the sum in registers (engine alone, random scalars, 2^20 /
@@ -56,7 +65,10 @@ constexpr unsigned kAccBlock = 128;
 enum class Budget { wide, tight, shared };
 
 constexpr int acc_min_blocks(int limbs, Budget b, Accumulation mode = Accumulation::xyzz) {
-  if (b == Budget::shared) return limbs >= 5 ? 4 : mode == Accumulation::homogeneous ? 5 : 8;
+  if (b == Budget::shared) {
+    if (limbs >= 5) return limbs == 5 && mode == Accumulation::xyzz ? 5 : 4;
+    return mode == Accumulation::homogeneous ? 5 : 8;
+  }
   return limbs >= 5 ? (b == Budget::tight ? 3 : 2) : (b == Budget::tight ? 5 : 4);
 }
 // The register budget of every kernel that keeps its sums in registers (the table above).
