@@ -113,6 +113,21 @@ __device__ __forceinline__ void final_sub(uint32_t* r, const uint32_t* t) {
   for (int j = 0; j < n; ++j) r[j] = (t[j] & borrow) | (d[j] & ~borrow);
 }
 
+// m's factor −p⁻¹ mod 2^32. Where p ≡ 1 mod 2^32 (BLS12-377's base field: −p⁻¹ = 2^32 − 1) the
+// immediate let ptxas write m as −t_0 and then issue each m·p_j as IMAD.X plus IMAD.HI.U32.X in
+// place of one IMAD.WIDE.U32.X: BLS12-377's product took 565 SASS instructions (408 multiplies)
+// against BLS12-381's 423 (288). Read from constant memory, which ptxas cannot see into, it takes
+// 434 (288), as BLS12-381's (bench/gpu-notes.md). The other fields keep the immediate: with the
+// constant-bank operand ptxas allocates their kernels' registers differently (BN254's Alg. 4
+// spilled 18 → 38 B), for nothing to gain.
+template <class P>
+__constant__ uint32_t kInv32 = P::inv32;
+template <class P>
+__device__ __forceinline__ uint32_t mont_factor() {
+  if constexpr (P::inv32 == 0xffffffffu) return kInv32<P>;
+  else return P::inv32;
+}
+
 // The running sum of device_mont_mul_eo's CIOS as two sums and a carry (see there).
 template <class P>
 struct TwoSums {
@@ -150,7 +165,7 @@ struct TwoSums {
     uint32_t pp[n];
 #pragma unroll
     for (int j = 0; j < n; ++j) pp[j] = P::modulus::at32(j);
-    const uint32_t m = (E[0] + O[0] + carry) * P::inv32;
+    const uint32_t m = (E[0] + O[0] + carry) * mont_factor<P>();
     add_even(E, m, pp);
     add_odd(O, m, pp);
     // E_0 + O_0 + c is now 0 or 2^32: its carry, then the shift (the words renamed).
