@@ -115,11 +115,11 @@ __device__ __forceinline__ void final_sub(uint32_t* r, const uint32_t* t) {
 
 // m's factor −p⁻¹ mod 2^32. Where p ≡ 1 mod 2^32 (BLS12-377's base field: −p⁻¹ = 2^32 − 1) the
 // immediate let ptxas write m as −t_0 and then issue each m·p_j as IMAD.X plus IMAD.HI.U32.X in
-// place of one IMAD.WIDE.U32.X: BLS12-377's product took 565 SASS instructions (408 multiplies)
-// against BLS12-381's 423 (288). Read from constant memory, which ptxas cannot see into, it takes
-// 434 (288), as BLS12-381's (bench/gpu-notes.md). The other fields keep the immediate: with the
-// constant-bank operand ptxas allocates their kernels' registers differently (BN254's Alg. 4
-// spilled 18 → 38 B), for nothing to gain.
+// place of one IMAD.WIDE.U32.X: BLS12-377's product took 553 SASS instructions in Alg. 4 against
+// BLS12-381's 408. Read from constant memory, which ptxas cannot see into, it takes 421, and
+// BLS12-377's MSMs run 15 % faster (bench/gpu-notes.md). The other fields keep the immediate:
+// with the constant-bank operand ptxas allocates their kernels' registers differently (BN254's
+// Alg. 4 spilled 18 → 38 B), for nothing to gain.
 template <class P>
 __constant__ uint32_t kInv32 = P::inv32;
 template <class P>
