@@ -36,7 +36,9 @@ namespace msm::gpu {
 // against 4, alternated twice, 2^22 / 2^24): BLS12-381 default 25.89, 25.97 / 91.30, 91.33 ms
 // against 24.10, 24.17 / 83.44, 83.68 (its callees' saved registers: 127 local accesses an entry
 // against 9); BLS12-377 default 29.64, 29.70 / 103.07, 102.99 against 28.64, 28.65 / 99.77, 99.54
-// (before its products lost their split multiplies, ff/ptx.cuh mont_factor; not measured since);
+// (before its products lost their split multiplies, ff/ptx.cuh mont_factor; not timed since: at 96
+// registers its product callees are 508 / 461 / 772 SASS instructions against 421 / 375 / 590 at
+// 128, with 121 local accesses an entry, BLS12-381's picture);
 // BLS24-315 default 17.68, 17.63 / 60.98, 61.03 against 18.13, 18.20 / 61.99, 62.00, constant time
 // 18.89, 18.86 / 66.25, 66.35 against 19.37, 19.26 / 65.29, 65.32 (bench/gpu-notes.md). So only
 // the 5-limb field's default mode takes 5 blocks. Otherwise the sums stay in registers, at the
