@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "accumulate.cuh"
+#include "ct_open.cuh"
 #include "device.cuh"
 #include "recode.cuh"
 #include "stages.cuh"
@@ -339,8 +340,10 @@ __device__ __noinline__ X add_exceptional(const X& s, const A& q) {
 // either way. A run's start and end only move memory: a thread reaches its few run ends at steps
 // of its own, so whatever a run end computes, the warp runs lane by lane (converting there, the
 // kernel took 1.5–1.7× this one's time: bench/gpu-notes.md). So runs are stored as XYZZ, head pieces
-// (a run that goes on from the thread before) start from R too, and what R asks for is done in bulk
-// where every thread of a launch does the same (ct_aggregate.cu ct_open counts the head pieces' R).
+// (a run that goes on from the thread before) start from R too, and what R and §5 ask of the two
+// slots is done after the loop, which a warp's threads leave together (⌈n/T⌉ additions each, but
+// for the last spans; ct_open.cuh: the slots homogeneous, the head pieces' R counted; as a launch
+// of its own it cost ~0.02 ms more a call at 2^16, bench/gpu-notes.md).
 // Every bucket starts as R (launch_clear_buckets), so a later piece's run starts from its bucket
 // whatever wrote it, each bucket holds R once when §3.4 reads it, and the host takes the
 // reduction's multiple of R and the counted ones off the result at once (combine.hpp unblinded).
@@ -396,6 +399,7 @@ __global__ void __launch_bounds__(kAccBlock, acc_min_blocks(G::field::N, B, Mode
                                 {}};
     if constexpr (B == Budget::shared) acc.s.base = acc_shared + threadIdx.x;
     accumulate_thread_ct(tid, sp, keys, w.vals + base, w.buf_index + size_t(j) * w.ct_padded(), acc);
+    ct_open(w, j, tid, sp, keys);  // §5's level 1 from the two slots just written (ct_open.cuh)
   } else if constexpr (Mode == Accumulation::homogeneous) {
     using H = ec::HomogeneousOf<G>;
     const uint32_t first = first_nonzero(keys, count);

@@ -213,7 +213,7 @@ __global__ void __launch_bounds__(kAggBlock, agg_blocks<G>())
 // O in every bucket, or in the constant-time mode the blinding point R (accumulate.cu
 // ConstantTimeAcc: every bucket then holds R once, and once more per head piece, whichever runs
 // wrote it; the engine takes the reduction's public multiple of R and the heads' off its result),
-// with the heads' weights at 0 (ct_aggregate.cu ct_open adds every piece's): Alg. 4 and the
+// with the heads' weights at 0 (ct_open.cuh adds every piece's): Alg. 4 and the
 // aggregation write only the buckets that have entries.
 template <class G>
 void launch_clear_buckets(const Workspace<G>& w, cudaStream_t s) {

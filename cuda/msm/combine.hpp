@@ -22,7 +22,7 @@ ec::XYZZ<typename G::field> combine_windows(const ec::XYZZ<typename G::field>* s
 // The constant-time mode's result: q (combine_windows' sum) less the multiples of the blinding
 // point R its window sums hold. Window j's sum holds s_j·R: f, the public multiple every window's
 // buckets leave (each bucket starts as R: reduce.cuh bucket_weights), plus count_j, what the head
-// pieces add (ct_aggregate.cu ct_open), read with the sums. So Q holds S·R, S = Σ_j 2^(jc)·s_j, one
+// pieces add (ct_open.cuh), read with the sums. So Q holds S·R, S = Σ_j 2^(jc)·s_j, one
 // integer: unblinded takes it as words and subtracts S·R by one complete addition (RCB Alg. 7,
 // 12M + 2m_3b) a hex digit of S, of the entry the digit picks in unblind_table(R, digits) (once
 // per context: t[16·i + v] = v·16^i·R), found by selects over all 16: the same steps whatever the

@@ -1,22 +1,19 @@
 // Constant-time aggregation kernels, Chen et al. §5 as a tree of one addition per level (index logic
-// in ct_aggregate.cuh), and the bulk passes of the blinding point R (accumulate.cu ConstantTimeAcc:
-// every run of Alg. 4 starts from R or from a bucket that holds it). Alg. 4 writes all of its 2T
-// XYZZ run slots and their indices (accumulate_thread_ct), ct_open the padding's.
-// launch_ct_aggregate, after Alg. 4: ct_open counts the head runs' R (a run that goes on from the thread
-// before, whose R its bucket's earlier piece carries) for the engine to take off the result, and
-// writes the slots homogeneous into the §5 buffer as level 1's nodes (ct_first_level); then the
-// other levels, several per launch (ct_launch_last), over the blocks that hold Alg. 4's slots
-// (ct_launch_blocks), each pair of nodes run by ct_pair (one complete addition, RCB Alg. 7, by a
-// quad of lanes for G1, then three selects and two OUTs), all windows at once, the last launch
-// ending with ct_root per window. An OUT goes into its XYZZ bucket as XYZZ (3M + 1S), so that each
-// bucket holds R once and once more per head piece, or one not taken into ct_runs, dead once
-// ct_open has read it; from distance ds on (ct_stage_from: levels whose blocks
-// hold few pairs, each waiting on one pair's chain) the OUTs are staged in the buffer as they are,
-// and ct_put_kernel converts and stores them all at once after the last launch.
-// §3.4 reads the buckets with their R (engine.cu takes the public multiple and the heads' off the
-// result). Every thread of these launches runs the same instructions (branching only on T and the
-// level); the launches and their thread counts depend only on n, c and the device, never on the
-// scalars.
+// in ct_aggregate.cuh). Alg. 4 writes all of its 2T run slots and their indices
+// (accumulate_thread_ct), and each of its threads then opens §5 (ct_open.cuh): level 1's nodes,
+// homogeneous, in the §5 buffer, its head piece's R counted for the engine to take off the result,
+// and the padding stored O. launch_ct_aggregate, after Alg. 4: the other levels, several per launch
+// (ct_launch_last), over the blocks that hold Alg. 4's slots (ct_launch_blocks), each pair of nodes
+// run by ct_pair (one complete addition, RCB Alg. 7, by a quad of lanes for G1, then three selects
+// and two OUTs), all windows at once, the last launch ending with ct_root per window. An OUT goes
+// into its XYZZ bucket as XYZZ (3M + 1S), so that each bucket holds R once and once more per head
+// piece, or one not taken into ct_runs, dead once ct_open has read it; from distance ds on
+// (ct_stage_from: levels whose blocks hold few pairs, each waiting on one pair's chain) the OUTs are
+// staged in the buffer as they are, and ct_put_kernel converts and stores them all at once after the
+// last launch. §3.4 reads the buckets with their R (engine.cu takes the public multiple and the
+// heads' off the result). Every thread of these launches runs the same instructions (branching only
+// on T and the level); the launches and their thread counts depend only on n, c and the device,
+// never on the scalars.
 #include <algorithm>
 
 #include "../ec/quad.cuh"
@@ -123,75 +120,9 @@ __global__ void __launch_bounds__(kCtBlock) ct_put_kernel(Workspace<G> w, uint32
   ct_put_pair(w.ct_buffer() + size_t(j) * P, w.buf_index + size_t(j) * P, P, 2 * w.T, h, window_outs(w, j));
 }
 
-// The head pieces' weights into window j's count (Workspace::ct_heads): summed over the warp (below
-// 2^28: 32 weights below 2^23, reduce.cuh bucket_weight), one atomic a warp; lane by lane where a
-// warp spans two windows (fewer than 64 slots a window, half < 32: T ≤ 16), which depends on T alone.
-// Integer sums, so the order of the atomics leaves the count as it is.
-__device__ __forceinline__ void add_head_weights(unsigned long long* count, uint32_t weight, uint32_t half) {
-  if (half % 32 == 0) {
-    for (int o = 16; o > 0; o >>= 1) weight += __shfl_xor_sync(0xffffffffu, weight, o);
-    if ((threadIdx.x & 31) == 0) atomicAdd(count, (unsigned long long)weight);
-  } else {
-    atomicAdd(count, (unsigned long long)weight);
-  }
-}
-
-// Alg. 4 thread tid's two slots of window j's §5 buffer from its XYZZ runs there (3M each), as
-// level 1's node (ct_first_level: a select, no addition), so the rounds start at kCtFirstDistance.
-// One thread per Alg. 4 thread. Its head slot holds R once too many where the thread's span starts
-// inside its first key's run (accumulate_thread_ct's `head`, read from the keys: the run began from
-// R, not from the bucket), and that R stays: every head piece adds one R to its bucket v, so Q_j
-// holds bucket_weight(v)·R more per head piece than bucket_weights' public multiple. The thread adds
-// that weight (0 for no head) to window j's count, which the host takes off the result with the
-// public multiple (combine.hpp unblinded): no point arithmetic here for R (taking it off each
-// head slot by RCB Alg. 8, 11M + 2m_3b a thread, was ~60 % of this kernel's products; one H200 at
-// 2^16: BN254 42 → 31 µs, BLS12-381 63 → 33, bench/gpu-notes.md). The padding
-// past the 2T slots Alg. 4 wrote is stored O without arithmetic (index 0 there: level 1 leaves it as
-// it is): which slots those are depends on T alone. A quad of lanes an item was slower (one H200:
-// BN254 2^16 43 → 58 µs, with the R addition) and four blocks an SM (BN254 one wave) no faster but at
-// BLS12-381 2^16 (62 → 52 µs, with 304 B of spills; bench/gpu-notes.md).
-template <class G>
-__global__ void __launch_bounds__(kCtBlock) ct_open_kernel(Workspace<G> w) {
-  const uint32_t half = w.ct_padded() / 2, count = w.entries();
-  const size_t all = size_t(w.W) * half;
-  const bool odd = !w.plain();
-  // whole warps a pass where half % 32 == 0 (add_head_weights): `all` and the grid are multiples of 32
-  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < all; i += size_t(gridDim.x) * blockDim.x) {
-    const uint32_t j = uint32_t(i / half), tid = uint32_t(i % half);
-    const size_t slot = size_t(j) * 2 * half + 2 * tid;
-    HomOf<G>* const out = w.ct_buffer() + slot;
-    uint32_t weight = 0;
-    if (tid >= w.T) {  // the padding: O and index 0 (Alg. 4 writes only its 2T slots)
-      out[0] = out[1] = HomOf<G>::infinity();
-      w.buf_index[slot] = w.buf_index[slot + 1] = 0;
-    } else {
-      const WindowKeys keys{w.keys + size_t(j) * count, bucket_mask(w.log_m())};
-      const Span sp = thread_span(0, count, w.span_threads(count), tid);
-      const bool head = sp.s < sp.e && sp.s > 0 && keys[sp.s - 1] == keys[sp.s];
-      weight = head ? bucket_weight(keys[sp.s], odd) : 0;
-      const HomOf<G> h = HomOf<G>::from_xyzz(w.ct_runs[slot]);
-      out[0] = h;
-      out[1] = ct_first_level(w.buf_index + size_t(j) * 2 * half, 2 * tid, h, HomOf<G>::from_xyzz(w.ct_runs[slot + 1]));
-    }
-    add_head_weights(w.ct_heads + j, weight, half);
-  }
-}
-
-// A bulk pass over `count` items, one thread each (a grid of at most the resident blocks' worth
-// would loop; these are one wave or a few at every size).
-template <class G>
-void launch_ct_pass(void (*kernel)(Workspace<G>), const Workspace<G>& w, size_t count, const char* name,
-                    cudaStream_t s) {
-  if (count == 0) return;
-  const size_t blocks = std::min<size_t>((count + kCtBlock - 1) / kCtBlock, size_t(1) << 20);
-  kernel<<<unsigned(blocks), kCtBlock, 0, s>>>(w);
-  MSM_LAUNCH_CHECK(name);
-}
-
 template <class G>
 void launch_ct_aggregate(const Workspace<G>& w, int device, cudaStream_t s) {
   const uint32_t P = w.ct_padded();
-  launch_ct_pass(ct_open_kernel<G>, w, size_t(w.W) * (P / 2), "ct_open_kernel", s);
   const uint32_t resident =
       std::max(1u, resident_grid(ct_rounds_kernel<G>, ct_block_threads<G>(), device) / unsigned(w.W));
   const uint32_t ds = ct_stage_from(P, kCtBlock, resident, 2 * w.T);

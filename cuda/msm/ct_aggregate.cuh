@@ -166,7 +166,7 @@ MSM_HD MSM_INLINE void ct_pair(P* buf, uint32_t* index, uint32_t base, uint32_t 
 // so that s = h + t is h wherever ct_pair would select it. The node is then h at base and, at
 // base + 1, h where single over both slots and t otherwise; this returns the latter and stores the
 // node's last key as ct_pair does. Same instructions whatever the keys (a select, no branch), and
-// one complete addition a pair less: level 1 holds half of §5's pairs (ct_aggregate.cu ct_open).
+// one complete addition a pair less: level 1 holds half of §5's pairs (ct_open.cuh).
 // test/native/stages_ct.cpp runs it beside ct_pair at d = 1 on every layout it builds.
 template <class P>
 MSM_HD MSM_INLINE P ct_first_level(uint32_t* index, uint32_t base, const P& h, const P& t) {

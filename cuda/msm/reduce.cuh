@@ -134,7 +134,7 @@ MSM_HD MSM_INLINE uint64_t bucket_weights(int log_m, bool odd) {
 }
 // a·p + 1 for bucket v ≥ 1 (position p = v − 1), 0 for v = 0 (the zero digits, which reach no
 // bucket): the multiple of a point in bucket v that Q_j holds. Below 2^23 for M ≤ 2^22. The
-// constant-time mode counts its head pieces' R by it (ct_aggregate.cu ct_open).
+// constant-time mode counts its head pieces' R by it (ct_open.cuh).
 MSM_HD MSM_INLINE uint32_t bucket_weight(uint32_t v, bool odd) {
   const uint32_t w = odd ? 2 * v - 1 : v;
   return v == 0 ? 0 : w;

@@ -94,7 +94,7 @@ struct Workspace {
   X* chunk_rest = nullptr;         // [W·M/2^l] T_k
   X* bhat1 = nullptr;              // [W] B̂_1 of each window: the suffix sum of all its buckets (§3.4)
   X* window_sums = nullptr;        // [W] Q_j
-  // constant_time: [W] the head pieces' weights (ct_aggregate.cu ct_open), in the region's slots after
+  // constant_time: [W] the head pieces' weights (ct_open.cuh), in the region's slots after
   // window_sums (Plan::sums_slots), so that one download brings both
   unsigned long long* ct_heads = nullptr;
   // Plain digits (bucket |k̃|, weight p + 1) in a shared set without the levels; else §3.1's odd ones.
