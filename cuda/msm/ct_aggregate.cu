@@ -18,7 +18,6 @@
 
 #include "../ec/quad.cuh"
 #include "device.cuh"
-#include "reduce.cuh"
 #include "stages.cuh"
 #include "tuning.hpp"
 
